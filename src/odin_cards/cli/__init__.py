@@ -1,0 +1,22 @@
+"""The ``odin`` command: one Typer application, one module per group of commands."""
+
+from __future__ import annotations
+
+import typer
+
+from . import bench, replay, simulate, traces
+
+app = typer.Typer(
+    name="odin",
+    help="Odin, the card game: simulate, replay, check traces, benchmark.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+for module in (simulate, replay, traces, bench):
+    module.register(app)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,73 @@
+"""The Odin rules core: pure, typed, fast; no I/O, no clock, no global random state.
+
+Everything else in the project (CLI, bots, server) uses this API:
+
+>>> from odin_cards.rules import Game, Options
+>>> game = Game.new(players=4, options=Options(target=15), seed=1)
+>>> game.decision
+'lead'
+>>> _ = game.apply(game.legal_actions()[0])
+>>> game.decision
+'follow'
+"""
+
+from .actions import (
+    ALL_ACTIONS,
+    FIRST_PLAY_ID,
+    NUM_ACTIONS,
+    PASS_ACTION,
+    Action,
+    action_from_id,
+    parse_action,
+)
+from .cards import CARD_TEXT, COLOURS, GOAT, card_text, cards_of, mask_text, parse_card
+from .errors import (
+    GameOverError,
+    IllegalActionError,
+    MalformedActionError,
+    NotYourTurnError,
+    OdinError,
+    OptionsError,
+    RecordError,
+)
+from .game import Event, Game, Outcome
+from .options import MAX_PLAYERS, MIN_PLAYERS, Options
+from .record import GameRecord
+from .sets import is_set, set_problem, set_value
+from .view import View, public_events
+
+__all__ = [
+    "ALL_ACTIONS",
+    "CARD_TEXT",
+    "COLOURS",
+    "FIRST_PLAY_ID",
+    "GOAT",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NUM_ACTIONS",
+    "PASS_ACTION",
+    "Action",
+    "Event",
+    "Game",
+    "GameOverError",
+    "GameRecord",
+    "IllegalActionError",
+    "MalformedActionError",
+    "NotYourTurnError",
+    "OdinError",
+    "Options",
+    "OptionsError",
+    "Outcome",
+    "RecordError",
+    "View",
+    "action_from_id",
+    "card_text",
+    "cards_of",
+    "is_set",
+    "mask_text",
+    "parse_action",
+    "parse_card",
+    "public_events",
+    "set_problem",
+    "set_value",
+]

@@ -1,0 +1,106 @@
+"""Cards, colours and their one-letter codes.
+
+A card is a small integer index so that hands can be bitmasks:
+
+* colour-major index ``colour * 9 + (number - 1)`` for the 54 coloured cards,
+* index 54 for the Grumpy Goat promo card ``X0``.
+
+Every card also has a bit in a *number-major* layout (``(number - 1) * 6 + colour``)
+so that the engine can find number sets (``B5 R5``) with one shift and mask, the same
+way it finds colour sets. Both layouts put the Goat at bit 54.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+COLOURS = "BRPGKO"
+"""Colour codes in the project's colour order: blue, red, pink, green, black, orange."""
+
+COLOUR_NAMES = ("blue", "red", "pink", "green", "black", "orange")
+NUM_COLOURS = 6
+NUM_NUMBERS = 9
+GOAT = 54
+"""Index of the Grumpy Goat (``X0``)."""
+NUM_CARDS = 55
+"""Coloured cards plus the Goat: the size of the card index space."""
+HAND_SIZE = 9
+
+CARD_TEXT: tuple[str, ...] = tuple(
+    [f"{COLOURS[i // 9]}{i % 9 + 1}" for i in range(54)] + ["X0"]
+)
+_CARD_BY_TEXT = {text: index for index, text in enumerate(CARD_TEXT)}
+
+
+def colour_of(card: int) -> int:
+    """Colour index of a card; the Goat has none and answers -1."""
+    return -1 if card == GOAT else card // 9
+
+
+def number_of(card: int) -> int:
+    """The card's digit: 1-9, or 0 for the Goat."""
+    return 0 if card == GOAT else card % 9 + 1
+
+
+def number_bit(card: int) -> int:
+    """The card's bit in the number-major layout."""
+    if card == GOAT:
+        return 1 << GOAT
+    return 1 << ((card % 9) * 6 + card // 9)
+
+
+def sort_key(card: int) -> int:
+    """Canonical order: the Goat first, then by colour order, then by number."""
+    return -1 if card == GOAT else card
+
+
+def card_text(card: int) -> str:
+    return CARD_TEXT[card]
+
+
+def parse_card(text: str) -> int:
+    """Parse ``B7`` / ``b7`` / ``x0``; raises ``KeyError`` for anything else."""
+    return _CARD_BY_TEXT[text.strip().upper()]
+
+
+def cards_of(mask: int) -> list[int]:
+    """Card indices in a colour-major bitmask, in canonical order."""
+    cards = []
+    if mask >> GOAT & 1:
+        cards.append(GOAT)
+        mask &= ~(1 << GOAT)
+    while mask:
+        low = mask & -mask
+        cards.append(low.bit_length() - 1)
+        mask ^= low
+    return cards
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def number_mask_of(mask: int) -> int:
+    """Convert a colour-major mask to the number-major layout."""
+    result = 0
+    for card in cards_of(mask):
+        result |= number_bit(card)
+    return result
+
+
+def mask_text(mask: int) -> str:
+    """Cards of a mask as canonical text: ``B3 B7``."""
+    return " ".join(CARD_TEXT[c] for c in cards_of(mask))
+
+
+def deck_mask(colours: Iterable[int], goat: bool) -> int:
+    """All cards of the given colours, plus the Goat if it is in play."""
+    mask = 0
+    for colour in colours:
+        mask |= 511 << (9 * colour)
+    if goat:
+        mask |= 1 << GOAT
+    return mask

@@ -1,0 +1,68 @@
+"""Game options: every choice ``RULES.md`` leaves to the players, with its default."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Literal
+
+from .errors import OptionsError
+
+NextLeader = Literal["rotate", "winner"]
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Rule options of one game.
+
+    ``target``: the game ends after a hand in which someone reaches this many points.
+    ``one_hand``: the first hand ends the game whatever the points.
+    ``next_leader``: ``rotate`` (left of the previous hand's first leader, the English
+    rulebook) or ``winner`` (whoever ended the previous hand).
+    ``first_leader``: a fixed seat, or ``None`` for a seeded random choice.
+    ``colours``: 6, or 4 for the two-player variant that removes two random colours.
+    ``goat``: add the Grumpy Goat promo card ``X0``.
+    """
+
+    target: int = 15
+    one_hand: bool = False
+    next_leader: NextLeader = "rotate"
+    first_leader: int | None = None
+    colours: int = 6
+    goat: bool = False
+
+    def check(self, players: int) -> None:
+        """Raise :class:`OptionsError` unless these options fit a game of ``players``."""
+        if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise OptionsError(f"Odin is played by 2 to 6 players, not {players!r}")
+        if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
+            raise OptionsError(f"the target must be a positive whole number, not {self.target!r}")
+        if self.next_leader not in ("rotate", "winner"):
+            raise OptionsError(
+                f"next_leader must be 'rotate' or 'winner', not {self.next_leader!r}"
+            )
+        if self.first_leader is not None and (
+            not isinstance(self.first_leader, int) or not 0 <= self.first_leader < players
+        ):
+            raise OptionsError(
+                f"first_leader must be a seat from 0 to {players - 1}, not {self.first_leader!r}"
+            )
+        if self.colours not in (4, 6):
+            raise OptionsError(f"colours must be 6, or 4 in a two-player game, not {self.colours!r}")
+        if self.colours == 4 and players != 2:
+            raise OptionsError("the 4-colour deck is for two players only")
+        if not isinstance(self.goat, bool) or not isinstance(self.one_hand, bool):
+            raise OptionsError("goat and one_hand are true or false")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Options:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise OptionsError(f"unknown option(s): {', '.join(unknown)}")
+        return cls(**data)
