@@ -15,7 +15,9 @@ from ..rules.record import GameRecord
 
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A game record written by --record or the server.")],
-    deals: Annotated[bool, typer.Option("--deals", help="Also show every seat's dealt cards.")] = False,
+    deals: Annotated[
+        bool, typer.Option("--deals", help="Also show every seat's dealt cards.")
+    ] = False,
 ) -> None:
     """Print a recorded game move by move in the canonical notation."""
     console = Console(highlight=False)

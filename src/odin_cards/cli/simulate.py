@@ -58,9 +58,7 @@ def simulate_command(
     table.add_row("rounds per hand", f"{summary.rounds_per_hand:.2f}")
     table.add_row("actions", f"{summary.actions}")
     table.add_row("mean points per player", f"{summary.mean_points:.2f}")
-    table.add_row(
-        "win share by seat", " ".join(f"{w / summary.games:.3f}" for w in summary.wins)
-    )
+    table.add_row("win share by seat", " ".join(f"{w / summary.games:.3f}" for w in summary.wins))
     table.add_row("time", f"{elapsed:.2f} s ({summary.actions / elapsed:,.0f} actions/s)")
     console.print(table)
     if record is not None and first is not None:

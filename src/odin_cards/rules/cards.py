@@ -26,9 +26,7 @@ NUM_CARDS = 55
 """Coloured cards plus the Goat: the size of the card index space."""
 HAND_SIZE = 9
 
-CARD_TEXT: tuple[str, ...] = tuple(
-    [f"{COLOURS[i // 9]}{i % 9 + 1}" for i in range(54)] + ["X0"]
-)
+CARD_TEXT: tuple[str, ...] = tuple([f"{COLOURS[i // 9]}{i % 9 + 1}" for i in range(54)] + ["X0"])
 _CARD_BY_TEXT = {text: index for index, text in enumerate(CARD_TEXT)}
 
 

@@ -30,7 +30,9 @@ def first_leader(seed: Seed, players: int) -> int:
     return _rng(seed, "first-leader").randrange(players)
 
 
-def deal(seed: Seed, hand_number: int, players: int, removed: tuple[int, ...], goat: bool) -> tuple[int, ...]:
+def deal(
+    seed: Seed, hand_number: int, players: int, removed: tuple[int, ...], goat: bool
+) -> tuple[int, ...]:
     """Shuffle the deck and deal 9 cards to each seat, as bitmasks.
 
     With the Goat, the card is always dealt: if it falls among the undealt cards it

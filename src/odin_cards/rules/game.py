@@ -283,13 +283,11 @@ class Game:
         if action.size not in (table.size, table.size + 1):
             n = table.size
             return (
-                f"the table has {_cards(n)}: play {n} or {n + 1} cards, or pass"
-                f" (not {action.size})"
+                f"the table has {_cards(n)}: play {n} or {n + 1} cards, or pass (not {action.size})"
             )
         if action.value <= table.value:
             return (
-                f"{mask_text(action.mask)} is worth {action.value} and does not beat"
-                f" {table.value}"
+                f"{mask_text(action.mask)} is worth {action.value} and does not beat {table.value}"
             )
         return None
 
@@ -375,6 +373,7 @@ class Game:
                 self.passes = 0
                 self.phase = LEAD
                 self.to_move = self.table_player
+                self.table_player = -1
             else:
                 self.to_move = (seat + 1) % self.players
 
@@ -466,4 +465,3 @@ def _and(text: str) -> str:
 
 def _cards(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
-

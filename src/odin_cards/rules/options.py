@@ -50,7 +50,9 @@ class Options:
                 f"first_leader must be a seat from 0 to {players - 1}, not {self.first_leader!r}"
             )
         if self.colours not in (4, 6):
-            raise OptionsError(f"colours must be 6, or 4 in a two-player game, not {self.colours!r}")
+            raise OptionsError(
+                f"colours must be 6, or 4 in a two-player game, not {self.colours!r}"
+            )
         if self.colours == 4 and players != 2:
             raise OptionsError("the 4-colour deck is for two players only")
         if not isinstance(self.goat, bool) or not isinstance(self.one_hand, bool):

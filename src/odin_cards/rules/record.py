@@ -72,9 +72,8 @@ class GameRecord:
             dealt = 0
             for number, event in enumerate(self.events):
                 if "deal" in event:
-                    if dealt:
-                        if game.history[-1][0] != "deal" or game.hand_number != dealt:
-                            raise RecordError(f"event {number}: a deal before the hand ended")
+                    if dealt and (game.history[-1][0] != "deal" or game.hand_number != dealt):
+                        raise RecordError(f"event {number}: a deal before the hand ended")
                     if event.get("leader") != game.hand_leader:
                         raise RecordError(
                             f"event {number}: the record says seat {event.get('leader')} leads,"

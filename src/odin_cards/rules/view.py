@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
-from .cards import CARD_TEXT, cards_of
+from .cards import CARD_TEXT, COLOURS, cards_of
 from .options import Options
 
 if TYPE_CHECKING:
@@ -84,6 +84,8 @@ class View:
     discards: tuple[str, ...]
     """Cards out of play for the rest of this hand."""
     hand_leader: int
+    colours: tuple[str, ...]
+    """Colour codes in this game's deck (two colours fewer in the 4-colour variant)."""
     to_move: int | None
     decision: str | None
     passes: int
@@ -122,6 +124,7 @@ def make_view(game: Game, seat: int | None) -> View:
         beaten=() if beaten is None else beaten.cards,
         discards=_cards(game.discards),
         hand_leader=game.hand_leader,
+        colours=tuple(COLOURS[c] for c in range(6) if c not in game.removed),
         to_move=None if over else game.to_move,
         decision=game.decision,
         passes=game.passes,
