@@ -103,7 +103,12 @@ class View:
         return data
 
 
-def make_view(game: Game, seat: int | None) -> View:
+def make_view(game: Game, seat: int | None, history: bool = True) -> View:
+    """The view of ``seat``; ``history=False`` leaves the history out (an empty tuple).
+
+    A server sends the public history once, as events shared by every viewer, and needs
+    only the rest of each seat's view after every action.
+    """
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.players):
         raise ValueError(f"there is no seat {seat!r} in a {game.players}-player game")
     table = game.table
@@ -128,6 +133,6 @@ def make_view(game: Game, seat: int | None) -> View:
         to_move=None if over else game.to_move,
         decision=game.decision,
         passes=game.passes,
-        history=tuple(public_events(game.history)),
+        history=tuple(public_events(game.history)) if history else (),
         outcome=game.outcome,
     )
