@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import bench, replay, simulate, traces
+from . import arena, bench, play, replay, simulate, traces
 
 app = typer.Typer(
     name="odin",
@@ -14,7 +14,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (simulate, replay, traces, bench):
+for module in (simulate, replay, traces, bench, arena, play):
     module.register(app)
 
 

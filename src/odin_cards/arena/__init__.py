@@ -1,0 +1,42 @@
+"""The arena: many seeded games between bots, every seat rotation, statistics that prove strength.
+
+From Python (the ``odin arena`` command is a thin shell around this)::
+
+    from odin_cards.arena import make_entrants, run_arena, bot_stats
+    run = run_arena(make_entrants(["heuristic", "random"]), games=200, seed=1)
+    for stats in bot_stats(run):
+        print(stats.label, stats.win_share, stats.ci_low, stats.ci_high)
+"""
+
+from .entrants import ArenaError, Entrant, budget_text, make_entrants, parse_entrant
+from .plot import plot_stats
+from .report import run_dict, write_json
+from .runner import ArenaRun, BotFailure, GameResult, default_workers, play_match, run_arena
+from .schedule import Match, lineups, schedule
+from .stats import BotStats, bot_stats, ratings, summarise, victory_shares, wilson_interval
+
+__all__ = [
+    "ArenaError",
+    "ArenaRun",
+    "BotFailure",
+    "BotStats",
+    "Entrant",
+    "GameResult",
+    "Match",
+    "bot_stats",
+    "budget_text",
+    "default_workers",
+    "lineups",
+    "make_entrants",
+    "parse_entrant",
+    "play_match",
+    "plot_stats",
+    "ratings",
+    "run_arena",
+    "run_dict",
+    "schedule",
+    "summarise",
+    "victory_shares",
+    "wilson_interval",
+    "write_json",
+]

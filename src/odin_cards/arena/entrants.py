@@ -1,0 +1,90 @@
+"""Arena entrants: a bot level plus an optional budget override, written ``level[:k=v,...]``.
+
+``heuristic`` uses the level's default budget; ``search:iterations=200`` or
+``search:seconds=0.2`` (or both, comma-separated) override it. The same level may
+enter several times (``heuristic heuristic``): each entry is a separate entrant with
+its own results, labelled ``heuristic``, ``heuristic#2``, ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..bots import LEVELS, Budget
+
+
+class ArenaError(ValueError):
+    """A bad arena set-up (bot names, budgets, counts): reported to the user, never a crash."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One participant of an arena run: a bot level with the budget it thinks with."""
+
+    label: str
+    """Unique name in the results (``heuristic``, ``heuristic#2``, ``search:iterations=200``)."""
+    key: str
+    """The level key in :data:`odin_cards.bots.LEVELS`."""
+    budget: Budget
+
+
+def budget_text(budget: Budget) -> str:
+    """A budget as the override syntax writes it (``seconds=0.2,iterations=200``)."""
+    parts = []
+    if budget.seconds is not None:
+        parts.append(f"seconds={budget.seconds:g}")
+    if budget.iterations is not None:
+        parts.append(f"iterations={budget.iterations}")
+    return ",".join(parts) or "unlimited"
+
+
+def parse_entrant(text: str) -> tuple[str, Budget]:
+    """Read ``level`` or ``level:seconds=S,iterations=N``; raise :class:`ArenaError`."""
+    key, _, overrides = text.strip().partition(":")
+    key = key.strip().lower()
+    if key not in LEVELS:
+        raise ArenaError(f"unknown bot level {key!r}; levels: {', '.join(LEVELS)}")
+    budget = LEVELS[key].budget
+    if not overrides.strip():
+        if ":" in text:
+            raise ArenaError(f"{text!r}: write a budget after ':', e.g. {key}:iterations=200")
+        return key, budget
+    for item in overrides.split(","):
+        name, equals, value = (part.strip() for part in item.partition("="))
+        if not equals or not value:
+            raise ArenaError(
+                f"{text!r}: budget overrides are name=value, e.g. {key}:iterations=200"
+            )
+        if name == "seconds":
+            try:
+                seconds = float(value)
+            except ValueError:
+                seconds = -1.0
+            if not seconds > 0 or seconds == float("inf"):
+                raise ArenaError(f"{text!r}: seconds must be a positive number, not {value!r}")
+            budget = replace(budget, seconds=seconds)
+        elif name == "iterations":
+            if not value.isdigit() or int(value) < 1:
+                raise ArenaError(
+                    f"{text!r}: iterations must be a positive whole number, not {value!r}"
+                )
+            budget = replace(budget, iterations=int(value))
+        else:
+            raise ArenaError(f"{text!r}: unknown budget {name!r}; use seconds= or iterations=")
+    return key, budget
+
+
+def make_entrants(texts: Sequence[str]) -> tuple[Entrant, ...]:
+    """Entrants from their written specs; repeated specs get ``#2``, ``#3`` labels."""
+    if len(texts) < 2:
+        raise ArenaError("name at least two bots, e.g. odin arena heuristic random")
+    entrants = []
+    seen: dict[str, int] = {}
+    for text in texts:
+        key, budget = parse_entrant(text)
+        base = key if budget == LEVELS[key].budget else f"{key}:{budget_text(budget)}"
+        seen[base] = seen.get(base, 0) + 1
+        label = base if seen[base] == 1 else f"{base}#{seen[base]}"
+        entrants.append(Entrant(label, key, budget))
+    return tuple(entrants)
