@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import arena, bench, play, replay, simulate, traces
+from . import arena, bench, play, replay, serve, simulate, traces
 
 app = typer.Typer(
     name="odin",
@@ -14,7 +14,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (simulate, replay, traces, bench, arena, play):
+for module in (simulate, replay, traces, bench, arena, play, serve):
     module.register(app)
 
 

@@ -1,0 +1,70 @@
+"""``odin serve``: the web server for playing Odin in the browser."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
+    data_dir: Annotated[
+        Path,
+        typer.Option("--data-dir", help="Where the embedded SQLite database lives."),
+    ] = Path("data"),
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            help="Use this database instead, e.g. postgresql+asyncpg://user@host/db.",
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float,
+        typer.Option("--bot-delay", min=0, help="Mean seconds a bot waits before moving."),
+    ] = 0.9,
+    workers: Annotated[
+        int,
+        typer.Option("--workers", min=0, help="Bot processes (0: a thread of the server)."),
+    ] = max(1, min(4, (os.cpu_count() or 2) - 1)),
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-origin",
+            help="Another origin whose pages may connect (repeatable), e.g. behind a proxy.",
+        ),
+    ] = None,
+    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
+) -> None:
+    """Serve the lobby, the tables and the browser client (http://HOST:PORT/)."""
+    import uvicorn
+
+    from ..server import Settings, create_app, sqlite_url
+
+    if database_url is None:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        database_url = sqlite_url(data_dir)
+    settings = Settings(
+        database_url=database_url,
+        bot_delay=bot_delay,
+        bot_workers=workers,
+        allowed_origins=tuple(allow_origin or ()),
+    )
+    logging.basicConfig(level=log_level.upper(), format="%(levelname)s: %(name)s: %(message)s")
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=64 * 1024,
+        timeout_graceful_shutdown=5,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve_command)

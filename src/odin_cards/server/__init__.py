@@ -1,0 +1,13 @@
+"""The Odin server: lobby, authoritative tables, WebSocket play, persistence, bot seats.
+
+``odin serve`` runs :func:`create_app` under uvicorn. Layout: :mod:`.app` (ASGI app and
+pages), :mod:`.api` (lobby HTTP API), :mod:`.ws` and :mod:`.connection` (WebSocket),
+:mod:`.messages` (the protocol's messages), :mod:`.hall` (tables and their changes),
+:mod:`.journal` (group-committed event log), :mod:`.db` (schema and migrations),
+:mod:`.bots` (bot seats in worker processes). The protocol is ``docs/protocol.md``.
+"""
+
+from .app import create_app
+from .settings import Settings, sqlite_url
+
+__all__ = ["Settings", "create_app", "sqlite_url"]

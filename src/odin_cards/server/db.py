@@ -1,0 +1,109 @@
+"""The database: schema, engine, migrations, and loading tables back after a restart.
+
+SQLAlchemy Core on its async engine, the same code for SQLite (aiosqlite) and PostgreSQL
+(asyncpg). Three tables: ``tables`` (a game's definition and status), ``seats`` (names,
+bots and SHA-256 hashes of seat tokens) and ``events`` (the append-only log of accepted
+actions, one row per action, keyed by the table's version before it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("status", sa.String(10), nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("previous_table", sa.String(16), nullable=True),
+    sa.Column("next_table", sa.String(16), nullable=True),
+)
+sa.Index("tables_status", tables.c.status)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(32), nullable=True),
+    sa.Column("bot", sa.String(32), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+)
+sa.Index("seats_token_hash", seats.c.token_hash)
+
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("result_version", sa.Integer, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(64), nullable=False),
+    sa.Column("client_id", sa.String(64), nullable=True),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("table_id", "client_id", name="events_client_id"),
+)
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """An async engine; SQLite gets WAL and ``synchronous=NORMAL`` (durable across kills)."""
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+
+        @sa.event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_connection: Any, _: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_async_engine(url, pool_size=10, max_overflow=10)
+
+
+def alembic_config() -> Config:
+    """Alembic's configuration, pointing at the migrations shipped inside the package."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+async def migrate(engine: AsyncEngine) -> None:
+    """Bring the schema to the newest revision (run on every start; a no-op when current)."""
+    config = alembic_config()
+
+    def upgrade(connection: sa.Connection) -> None:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+    async with engine.begin() as connection:
+        await connection.run_sync(upgrade)
+
+
+def run_migrations(url: str) -> None:
+    """Synchronous entry point (for scripts): migrate the database at ``url``."""
+
+    async def main() -> None:
+        engine = make_engine(url)
+        try:
+            await migrate(engine)
+        finally:
+            await engine.dispose()
+
+    asyncio.run(main())

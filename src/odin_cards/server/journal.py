@@ -1,0 +1,99 @@
+"""Group commit: accepted actions from every table are written together, one commit each batch.
+
+A table's action is final once its row is committed; the table waits for that (under its
+own lock) before it changes its game or tells anybody. Batching the rows of all tables that
+acted meanwhile into one transaction keeps SQLite's one-writer-at-a-time fast under load.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from . import db
+
+log = logging.getLogger(__name__)
+
+MAX_BATCH = 500
+
+
+@dataclass(slots=True)
+class Entry:
+    """One table's writes: its event rows, and its new status if the game ended."""
+
+    rows: Sequence[dict[str, Any]]
+    finished: str | None = None
+    """A table id whose status becomes ``finished`` in the same transaction."""
+    done: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+class Journal:
+    """The single writer of the event log."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.queue: asyncio.Queue[Entry] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name="journal")
+
+    async def stop(self) -> None:
+        """Stop writing; actions still waiting are lost unacknowledged, as in a crash."""
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+            self.task = None
+
+    async def write(self, rows: Sequence[dict[str, Any]], finished: str | None = None) -> None:
+        """Return once ``rows`` are committed; raise if the database refused them."""
+        entry = Entry(rows, finished)
+        self.queue.put_nowait(entry)
+        await entry.done
+
+    async def _run(self) -> None:
+        while True:
+            batch = [await self.queue.get()]
+            while len(batch) < MAX_BATCH and not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            try:
+                async with self.engine.begin() as connection:
+                    await _write(connection, batch)
+            except Exception:
+                # One bad entry must not sink the others: retry each on its own.
+                for entry in batch:
+                    try:
+                        async with self.engine.begin() as connection:
+                            await _write(connection, [entry])
+                    except Exception as error:
+                        log.exception("the event log refused a write")
+                        if not entry.done.done():
+                            entry.done.set_exception(error)
+                    else:
+                        if not entry.done.done():
+                            entry.done.set_result(None)
+            else:
+                for entry in batch:
+                    if not entry.done.done():
+                        entry.done.set_result(None)
+
+
+async def _write(connection: AsyncConnection, batch: list[Entry]) -> None:
+    rows = [row for entry in batch for row in entry.rows]
+    if rows:
+        await connection.execute(sa.insert(db.events), rows)
+    for entry in batch:
+        if entry.finished is not None:
+            await connection.execute(
+                sa.update(db.tables)
+                .where(db.tables.c.id == entry.finished)
+                .values(status="finished")
+            )

@@ -1,0 +1,118 @@
+"""The WebSocket messages of ``docs/protocol.md``: a closed set of typed models.
+
+Client messages are parsed strictly (no extra fields, no type coercion); anything else
+is ``malformed``. Server messages are built here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: Annotated[str, Field(max_length=128)] | None = None
+    version: Annotated[int, Field(ge=0)] | None = None
+
+
+class Act(_Message):
+    type: Literal["act"]
+    action: Annotated[str, Field(max_length=200)]
+    version: Annotated[int, Field(ge=0)]
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Act | Ping, Field(discriminator="type")]
+_client = TypeAdapter(ClientMessage)
+
+ERROR_CODES = frozenset(
+    {
+        "malformed",
+        "illegal",
+        "stale",
+        "not_your_turn",
+        "unauthorized",
+        "not_seated",
+        "too_large",
+        "rate_limited",
+        "game_over",
+        "not_started",
+        "not_found",
+        "unavailable",
+    }
+)
+
+
+class Refusal(Exception):
+    """A client message that is refused with an ``error`` message; nothing changes."""
+
+    def __init__(self, code: str, message: str, id: str | None = None) -> None:
+        assert code in ERROR_CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.id = id
+
+
+def parse(text: str) -> Hello | Act | Ping:
+    """Read one client message or raise :class:`Refusal` (``malformed``) saying why."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise Refusal("malformed", "a message is one JSON object") from None
+    if not isinstance(data, dict):
+        raise Refusal("malformed", "a message is one JSON object")
+    kind = data.get("type")
+    if kind not in ("hello", "act", "ping"):
+        raise Refusal("malformed", f"unknown message type {kind!r}: hello, act or ping")
+    try:
+        return _client.validate_python(data)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"][1:]) or "message"
+        raise Refusal("malformed", f"{kind}: {where}: {problem['msg']}") from None
+
+
+def dump(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def error(refusal: Refusal) -> str:
+    return dump(
+        {"type": "error", "code": refusal.code, "message": refusal.message, "id": refusal.id}
+    )
+
+
+def ack(id: str, version: int) -> str:
+    return dump({"type": "ack", "id": id, "version": version})
+
+
+def welcome(seat: int | None, table: dict[str, Any]) -> str:
+    return dump({"type": "welcome", "seat": seat, "table": table})
+
+
+def table(table: dict[str, Any]) -> str:
+    return dump({"type": "table", "table": table})
+
+
+def update(version: int, events_json: str, state_json: str, resync: bool = False) -> str:
+    """An update, spliced from JSON encoded once and shared by every connection."""
+    extra = ',"resync":true' if resync else ""
+    return (
+        f'{{"type":"update","version":{version}{extra},'
+        f'"events":{events_json},"state":{state_json}}}'
+    )
+
+
+PONG = dump({"type": "pong"})

@@ -1,0 +1,19 @@
+"""Alembic environment: migrations run on the connection the server hands over.
+
+``odin serve`` calls :func:`odin_cards.server.db.migrate`, which puts its connection in
+``config.attributes["connection"]``; nothing here opens a database by itself.
+"""
+
+from __future__ import annotations
+
+from alembic import context
+
+from odin_cards.server.db import metadata
+
+connection = context.config.attributes.get("connection")
+if connection is None:
+    raise RuntimeError("run migrations through odin_cards.server.db.migrate (odin serve does)")
+
+context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
+with context.begin_transaction():
+    context.run_migrations()
