@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from .base import Bot, Budget, RandomBot, ask
+from .heuristic import HeuristicBot
+from .search import SearchBot
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,27 @@ LEVELS: dict[str, Level] = {
             RandomBot,
             Budget(),
         ),
+        Level(
+            "heuristic",
+            "Heuristic",
+            "Builds colour and number sets, keeps strong sets for the end, plays at once.",
+            HeuristicBot,
+            Budget(),
+        ),
+        Level(
+            "search",
+            "Search",
+            "Thinks half a second a move, trying out many possible deals of the hidden cards.",
+            partial(SearchBot, seconds=0.5),
+            Budget(seconds=0.5),
+        ),
+        Level(
+            "expert",
+            "Expert",
+            "The search with four times longer to think (about 2 seconds a move).",
+            partial(SearchBot, seconds=2.0),
+            Budget(seconds=2.0),
+        ),
     )
 }
 
@@ -41,4 +65,14 @@ def make_bot(key: str) -> Bot:
         raise KeyError(f"unknown bot level {key!r}; levels: {', '.join(LEVELS)}") from None
 
 
-__all__ = ["LEVELS", "Bot", "Budget", "Level", "RandomBot", "ask", "make_bot"]
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "Budget",
+    "HeuristicBot",
+    "Level",
+    "RandomBot",
+    "SearchBot",
+    "ask",
+    "make_bot",
+]

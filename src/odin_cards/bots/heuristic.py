@@ -1,0 +1,40 @@
+"""Level 2: the heuristic player, Odin's structure turned into rules of thumb.
+
+The strategy itself lives in :mod:`.policy` (shared with the search's rollouts);
+this bot only turns its seat's view into the masks the policy reads.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..rules import Action, View
+from .base import Bot, Budget
+from .knowledge import Knowledge
+from .policy import choose
+
+
+class HeuristicBot(Bot):
+    """Plays the move that best improves its hand's split into sets; see :mod:`.policy`."""
+
+    level = "heuristic"
+
+    def choose(
+        self, view: View, legal: Sequence[Action], budget: Budget, rng: random.Random
+    ) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        k = Knowledge.of(view)
+        return choose(
+            k.seat,
+            k.players,
+            k.decision,
+            k.hand,
+            k.table,
+            k.table_player,
+            k.beaten,
+            k.others,
+            k.sizes,
+            legal,
+        )
