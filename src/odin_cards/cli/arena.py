@@ -39,7 +39,7 @@ def arena_command(
             help="Bot levels, e.g. 'heuristic random'; a budget override: 'search:iterations=200'"
             " or 'search:seconds=0.2'. A level may appear more than once.",
             show_default=False,
-            metavar="BOT...",
+            metavar="BOT",
         ),
     ],
     games: Annotated[
@@ -70,10 +70,9 @@ def arena_command(
         Path | None, typer.Option("--plot", help="Draw win share and rating as a PNG here.")
     ] = None,
 ) -> None:
-    """Play bots against each other and print win share (95% CI), points per hand and rating.
+    """Bots against each other: win share (95% CI), points per hand, rating, think time.
 
-    Every deal set (one game seed) is played once per seat rotation, so each bot plays
-    every seat's cards equally often and the luck of the deal cancels.
+    Each deal set is replayed in every seat rotation, so the luck of the deal cancels.
     """
     console = Console(highlight=False)
     try:
