@@ -1,0 +1,125 @@
+// HTTP calls of docs/protocol.md and the seat tokens this browser keeps.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code || `HTTP ${status}`);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new ApiError(0, "network", String(error.message || error));
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const detail = data && (data.message || (typeof data.detail === "string" ? data.detail : null));
+    throw new ApiError(response.status, data && data.error, detail || response.statusText);
+  }
+  return data;
+}
+
+export const api = {
+  levels: () => call("GET", "/api/levels"),
+  createTable: (players, bots, options) => call("POST", "/api/tables", { players, bots, options }),
+  openTables: () => call("GET", "/api/tables?status=open"),
+  myTables: (tokens) => call("POST", "/api/tables/mine", { tokens }),
+  table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
+  join: (id, seat, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, { name }),
+  again: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/again`, { token }),
+  record: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/record`),
+};
+
+// ---------------------------------------------------------------- seat tokens
+
+const TOKENS = "odin.seats";
+const NAME = "odin.name";
+
+function readSeats() {
+  try {
+    const data = JSON.parse(localStorage.getItem(TOKENS) || "{}");
+    return data && typeof data === "object" ? data : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The seat this browser holds at a table: {seat, token, name} or null. */
+export function seatAt(tableId) {
+  return readSeats()[tableId] || null;
+}
+
+export function rememberSeat(tableId, seat, token, name) {
+  const seats = readSeats();
+  seats[tableId] = { seat, token, name, saved: Date.now() };
+  localStorage.setItem(TOKENS, JSON.stringify(seats));
+}
+
+export function forgetSeat(tableId) {
+  const seats = readSeats();
+  delete seats[tableId];
+  localStorage.setItem(TOKENS, JSON.stringify(seats));
+}
+
+/** Every table id -> seat record this browser holds. */
+export function allSeats() {
+  return readSeats();
+}
+
+export function savedName() {
+  return localStorage.getItem(NAME) || "";
+}
+
+export function saveName(name) {
+  localStorage.setItem(NAME, name);
+}
+
+// ---------------------------------------------------------------- page helpers
+
+/** The table id and mode from the URL: /t/{id}, /t/{id}/watch, /t/{id}/replay. */
+export function pageTable() {
+  const m = /^\/t\/([^/]+)(?:\/(watch|replay))?\/?$/.exec(location.pathname);
+  return m ? { id: decodeURIComponent(m[1]), mode: m[2] || "play" } : { id: null, mode: "play" };
+}
+
+export function absoluteUrl(path) {
+  return new URL(path, location.origin).href;
+}
+
+/** Copy text to the clipboard, with a fallback for insecure (http) origins. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch {
+      ok = false;
+    }
+    area.remove();
+    return ok;
+  }
+}

@@ -1,0 +1,123 @@
+// Translations: one JSON file per language in /static/i18n/. The language comes from
+// the menu (remembered in localStorage), else the browser's preferences, else English.
+// A missing key falls back to English, then to the key itself.
+
+export const LANGUAGES = {
+  en: "English",
+  de: "Deutsch",
+  fr: "Français",
+  sv: "Svenska",
+  ca: "Català",
+};
+
+const STORAGE_KEY = "odin.lang";
+let current = "en";
+let strings = {};
+let english = {};
+
+async function load(lang) {
+  const response = await fetch(`/static/i18n/${lang}.json`);
+  if (!response.ok) throw new Error(`no translations for ${lang}`);
+  return response.json();
+}
+
+/** The language to use: stored choice, then navigator.languages, then English. */
+export function chooseLanguage() {
+  const stored = localStorage.getItem(STORAGE_KEY);
+  if (stored && stored in LANGUAGES) return stored;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (base in LANGUAGES) return base;
+  }
+  return "en";
+}
+
+export async function initI18n() {
+  current = chooseLanguage();
+  english = await load("en");
+  strings = current === "en" ? english : await load(current).catch(() => english);
+  document.documentElement.lang = current;
+  return current;
+}
+
+export function language() {
+  return current;
+}
+
+/** Choose a language from the menu: remember it and reload the page in it. */
+export function setLanguage(lang) {
+  localStorage.setItem(STORAGE_KEY, lang);
+  location.reload();
+}
+
+/**
+ * The text of `key` with {name} placeholders filled from `params`. With a numeric
+ * `params.n`, the key `key_one` / `key_other` is chosen by the language's plural rules.
+ */
+export function t(key, params = {}) {
+  let k = key;
+  if (typeof params.n === "number") {
+    const form = `${key}_${new Intl.PluralRules(current).select(params.n)}`;
+    if (form in strings || form in english) k = form;
+    else if (`${key}_other` in strings || `${key}_other` in english) k = `${key}_other`;
+  }
+  let text = strings[k] ?? english[k] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** Fill every element carrying data-i18n (text) or data-i18n-attr ("attr:key;..."). */
+export function translatePage(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of el.dataset.i18nAttr.split(";")) {
+      const [attr, key] = pair.split(":");
+      if (attr && key) el.setAttribute(attr.trim(), t(key.trim()));
+    }
+  }
+}
+
+/** The language menu: a labelled <select> inside `container`. */
+export function languageMenu(container) {
+  const label = document.createElement("label");
+  label.className = "lang-menu";
+  const span = document.createElement("span");
+  span.className = "visually-hidden";
+  span.textContent = t("language");
+  const select = document.createElement("select");
+  select.id = "language";
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const option = new Option(name, code, false, code === current);
+    option.lang = code;
+    select.append(option);
+  }
+  select.addEventListener("change", () => setLanguage(select.value));
+  label.append(span, select);
+  container.append(label);
+  return select;
+}
+
+/**
+ * The server's error explained in the page's language. Engine messages are English; the
+ * common ones are recognised and translated, anything else is shown as the server said it.
+ */
+export function explainError(code, message) {
+  const patterns = [
+    [/^(.+) is worth (\d+) and does not beat (\d+)$/, (m) => t("err_too_low", { cards: m[1], value: m[2], table: m[3] })],
+    [/^the leader cannot pass$/, () => t("err_leader_pass")],
+    [/^the table has (\d+) cards?: play (\d+) or (\d+) cards/, (m) => t("err_size", { k: m[2], k1: m[3] })],
+    [/^you do not hold (.+)$/, (m) => t("err_not_held", { cards: m[1] })],
+    [/^the leader plays one card/, () => t("err_lead_one")],
+    [/^you must take one card of the set you beat/, () => t("err_must_take")],
+  ];
+  let detail = message || "";
+  for (const [re, make] of patterns) {
+    const m = re.exec(detail);
+    if (m) {
+      detail = make(m);
+      break;
+    }
+  }
+  const head = t(`error_${code}`);
+  if (head === `error_${code}`) return detail || code;
+  return detail && detail !== head ? `${head} ${detail}` : head;
+}

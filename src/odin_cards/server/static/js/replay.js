@@ -1,0 +1,287 @@
+// The replay page, /t/{id}/replay: a finished game's record, step by step, with every
+// hand shown. The record is only served once the game is over (403 while it runs).
+
+import { api, pageTable } from "./api.js";
+import { GOAT, sortCards } from "./cards.js";
+import { initI18n, t } from "./i18n.js";
+import { optionsSummaryText } from "./options-text.js";
+import { cardEl, cardRow, clear, h, seatName, setupHeader } from "./ui.js";
+
+const main = document.getElementById("main");
+const R = { id: null, table: null, record: null, steps: [], index: 0, timer: null };
+window.odinReplay = R;
+
+/**
+ * Replay the record's events into one snapshot per event. The record is the server's
+ * (already validated by the engine), so this follows it without re-checking legality.
+ */
+export function buildSteps(record) {
+  const players = record.players;
+  const next = (seat) => (seat + 1) % players;
+  const steps = [];
+  let s = {
+    hand: 0,
+    hands: Array.from({ length: players }, () => []),
+    table: [],
+    tablePlayer: null,
+    beaten: [],
+    discards: [],
+    scores: new Array(players).fill(0),
+    toMove: null,
+    decision: null,
+    passes: 0,
+    leader: null,
+    action: null,
+    note: null,
+    points: null,
+  };
+  const snap = (changes) => {
+    s = { ...s, ...changes };
+    steps.push({ ...s, hands: s.hands.map((c) => [...c]), scores: [...s.scores], table: [...s.table], beaten: [...s.beaten], discards: [...s.discards] });
+  };
+  for (const event of record.events) {
+    if (event.deal) {
+      snap({
+        hand: s.hand + 1,
+        hands: event.deal.map((c) => [...c]),
+        table: [],
+        tablePlayer: null,
+        beaten: [],
+        discards: [],
+        toMove: event.leader,
+        decision: "lead",
+        passes: 0,
+        leader: event.leader,
+        action: null,
+        note: { key: "rp_deal", seat: event.leader },
+        points: null,
+      });
+      continue;
+    }
+    const seat = event.seat;
+    const words = event.action.trim().split(/\s+/);
+    const verb = words[0];
+    const cards = words.slice(1);
+    const hands = s.hands.map((c) => [...c]);
+    const action = { seat, text: event.action };
+    if (verb === "play") {
+      hands[seat] = hands[seat].filter((c) => !cards.includes(c));
+      if (!hands[seat].length) {
+        const points = hands.map((c) => c.length + (c.includes(GOAT) ? 4 : 0));
+        snap({
+          hands,
+          table: cards,
+          tablePlayer: seat,
+          beaten: [],
+          scores: s.scores.map((p, i) => p + points[i]),
+          toMove: null,
+          decision: null,
+          action,
+          note: { key: "rp_hand_end", seat },
+          points,
+        });
+      } else if (!s.table.length) {
+        snap({ hands, table: cards, tablePlayer: seat, passes: 0, toMove: next(seat), decision: "follow", action, note: null, points: null });
+      } else {
+        snap({ hands, beaten: s.table, table: cards, tablePlayer: seat, passes: 0, decision: "take", toMove: seat, action, note: null, points: null });
+      }
+    } else if (verb === "take") {
+      const card = cards[0];
+      hands[seat] = [...hands[seat], card];
+      snap({
+        hands,
+        discards: [...s.discards, ...s.beaten.filter((c) => c !== card)],
+        beaten: [],
+        decision: "follow",
+        toMove: next(seat),
+        action,
+        note: null,
+        points: null,
+      });
+    } else {
+      const passes = s.passes + 1;
+      if (passes === players - 1) {
+        snap({
+          discards: [...s.discards, ...s.table],
+          table: [],
+          passes: 0,
+          decision: "lead",
+          toMove: s.tablePlayer,
+          tablePlayer: null,
+          action,
+          note: { key: "rp_round", seat: s.tablePlayer },
+          points: null,
+        });
+      } else {
+        snap({ passes, toMove: next(seat), action, note: null, points: null });
+      }
+    }
+  }
+  return steps;
+}
+
+function nameOf(seat) {
+  return seatName(seat, null, R.table);
+}
+
+async function start() {
+  await initI18n();
+  setupHeader();
+  const { id } = pageTable();
+  R.id = id;
+  try {
+    R.table = (await api.table(id)).table;
+  } catch (error) {
+    return message(error.status === 404 ? t("table_not_found") : t("load_failed", { message: error.message }));
+  }
+  try {
+    R.record = await api.record(id);
+  } catch (error) {
+    if (error.status === 403) {
+      return message(t("replay_after_end"), h("a.button.primary", { href: `/t/${encodeURIComponent(id)}/watch` }, t("watch_live")));
+    }
+    return message(t("load_failed", { message: error.message }));
+  }
+  R.steps = buildSteps(R.record);
+  document.title = `${t("replay_title")} · Odin`;
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+    if (e.key in moves && !(e.target instanceof HTMLInputElement)) {
+      e.preventDefault();
+      go(R.index + moves[e.key]);
+    }
+  });
+  go(0);
+}
+
+function message(text, extra = null) {
+  clear(main).append(h("section.panel.fatal", { "data-testid": "replay-message" }, h("h1", {}, t("replay_title")), h("p", {}, text), extra, h("p", {}, h("a", { href: "/" }, t("back_home")))));
+}
+
+function go(index) {
+  const last = R.steps.length - 1;
+  R.index = Math.max(0, Math.min(last, Number.isFinite(index) ? index : index > 0 ? last : 0));
+  render();
+}
+
+function toggleAuto(button) {
+  if (R.timer) {
+    clearInterval(R.timer);
+    R.timer = null;
+  } else {
+    R.timer = setInterval(() => {
+      if (R.index >= R.steps.length - 1) {
+        clearInterval(R.timer);
+        R.timer = null;
+        render();
+      } else go(R.index + 1);
+    }, 900);
+  }
+  button.textContent = R.timer ? t("rp_pause") : t("rp_autoplay");
+}
+
+function noteText(step) {
+  if (step.note) {
+    const name = nameOf(step.note.seat);
+    return t(step.note.key, { name, n: step.hand });
+  }
+  return "";
+}
+
+function render() {
+  const step = R.steps[R.index];
+  const last = R.steps.length - 1;
+  const players = R.record.players;
+  const slider = h("input", { id: "slider",
+    type: "range",
+    min: "0",
+    max: String(last),
+    value: String(R.index),
+    "aria-label": t("rp_step_slider"),
+    "data-testid": "slider",
+  });
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  const auto = h("button.ghost", { type: "button", onclick: (e) => toggleAuto(e.currentTarget) }, R.timer ? t("rp_pause") : t("rp_autoplay"));
+  const controls = h(
+    "div.replay-controls",
+    {},
+    h("button.secondary", { type: "button", onclick: () => go(0), disabled: R.index === 0, "aria-label": t("rp_first"), "data-testid": "first" }, "⏮"),
+    h("button.secondary", { type: "button", onclick: () => go(R.index - 1), disabled: R.index === 0, "aria-label": t("rp_prev"), "data-testid": "prev" }, "◀"),
+    h("button.primary", { type: "button", onclick: () => go(R.index + 1), disabled: R.index === last, "aria-label": t("rp_next"), "data-testid": "next" }, "▶"),
+    h("button.secondary", { type: "button", onclick: () => go(last), disabled: R.index === last, "aria-label": t("rp_last"), "data-testid": "last" }, "⏭"),
+    slider,
+    auto,
+    h("span.step-count", { "data-testid": "step" }, t("rp_step", { i: R.index + 1, n: last + 1 })),
+  );
+  const action = step.action
+    ? h("p.rp-action", {}, h("b", {}, nameOf(step.action.seat)), " ", h("code", {}, step.action.text), " ", noteText(step))
+    : h("p.rp-action", {}, noteText(step));
+
+  const seats = [];
+  for (let seat = 0; seat < players; seat++) {
+    const classes = ["player", "rp-player"];
+    if (seat === step.toMove) classes.push("to-move");
+    if (step.action && step.action.seat === seat) classes.push("acted");
+    seats.push(
+      h(
+        "article",
+        { class: classes.join(" "), "data-seat": String(seat) },
+        h(
+          "div.player-head",
+          {},
+          h("span.player-name", {}, nameOf(seat)),
+          h("span.player-score", {}, t("points_short", { n: step.scores[seat] })),
+        ),
+        h("div.badges", {}, seat === step.toMove ? h("span.badge.turn", {}, t("to_move")) : null, step.points ? h("span.badge", {}, `+${step.points[seat]}`) : null),
+        h("div.card-row.rp-hand", {}, sortCards(step.hands[seat]).map((c) => cardEl(c, { size: "sm" }))),
+      ),
+    );
+  }
+  const tableArea = h("section.table-area", { "aria-label": t("table_set") });
+  if (step.beaten.length) {
+    tableArea.append(h("div.felt-label", {}, t("other_chooses_take", { name: nameOf(step.toMove) })), cardRow(step.beaten, "md"));
+  }
+  if (step.table.length) {
+    tableArea.append(h("div.felt-label", {}, t("played_by", { name: nameOf(step.tablePlayer) })), h("div.card-row", {}, step.table.map((c) => cardEl(c, { size: "lg" }))));
+  } else {
+    tableArea.append(h("div.felt-empty", {}, step.toMove === null ? "" : t("table_empty", { name: nameOf(step.toMove) })));
+  }
+  const log = h(
+    "ol.log.rp-log",
+    { "data-testid": "log" },
+    R.steps.map((st, i) =>
+      h(
+        "li",
+        { class: i === R.index ? "current" : "", onclick: () => go(i) },
+        st.action ? [h("b", {}, nameOf(st.action.seat)), " ", h("code", {}, st.action.text)] : t("rp_deal", { name: nameOf(st.toMove), n: st.hand }),
+      ),
+    ),
+  );
+  const outcome = R.record.outcome;
+  const final =
+    R.index === last && outcome
+      ? h(
+          "section.panel.final",
+          { "data-testid": "final" },
+          h("h2", {}, t("final_standings")),
+          h("ol.standings", {}, [...Array(players).keys()].sort((a, b) => outcome.scores[a] - outcome.scores[b]).map((seat) =>
+            h("li", { class: outcome.winners.includes(seat) ? "won" : "" }, h("span.player-name", {}, nameOf(seat)), outcome.winners.includes(seat) ? h("span.badge.win", {}, t("winner")) : null, h("span.num", {}, t("points_short", { n: outcome.scores[seat] }))),
+          )),
+        )
+      : null;
+  clear(main).append(
+    h(
+      "div.replay",
+      {},
+      h("div.replay-head", {}, h("h1", {}, t("replay_title")), h("span.small", {}, t("hand_n", { n: step.hand }), " · ", optionsSummaryText(R.record.options, players))),
+      controls,
+      action,
+      h("div.layout", {}, h("div.board", {}, final, h("section.players.rp-players", {}, seats), tableArea), h("aside.side", {}, h("section.panel.log-panel", {}, h("h2", {}, t("move_log")), log))),
+    ),
+  );
+  const current = main.querySelector(".rp-log li.current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+start();

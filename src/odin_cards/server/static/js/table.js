@@ -1,0 +1,672 @@
+// The table page, /t/{id} (join and play) and /t/{id}/watch (spectate).
+//
+// The page keeps the public event list and the latest State from the server and
+// re-renders from them; the only local state is the card selection and the sort order.
+// Legal actions come from State.legal: the client explains a selection (value, does it
+// beat the table) but never decides legality on its own.
+
+import { api, absoluteUrl, copyText, forgetSeat, pageTable, rememberSeat, savedName, saveName, seatAt } from "./api.js";
+import { actionCards, judgeSelection, normalizeAction, playText, sortCards } from "./cards.js";
+import { Connection } from "./connection.js";
+import { handSummaries, passedSeats, winnersOf } from "./history.js";
+import { explainError, initI18n, t } from "./i18n.js";
+import { optionsSummaryText } from "./options-text.js";
+import { backsEl, cardEl, cardRow, clear, h, seatName, setupHeader, toast } from "./ui.js";
+
+const SORT_KEY = "odin.sort";
+
+const S = {
+  id: null,
+  mode: "play", // "play" or "watch"
+  table: null,
+  seat: null, // my seat once the server welcomed my token
+  token: null,
+  version: null,
+  events: [],
+  state: null,
+  selection: new Set(),
+  sortBy: localStorage.getItem(SORT_KEY) === "number" ? "number" : "colour",
+  connection: null,
+  status: "connecting",
+  summarySeen: 0, // number of hand summaries already shown (or present at load)
+  summaryOpen: null,
+  loaded: false,
+};
+
+// Test and debugging hook: the page's own view only (never anything hidden from it).
+window.odin = S;
+
+const main = document.getElementById("main");
+const statusEl = h("span.conn", { role: "status", "aria-live": "polite" });
+
+function names() {
+  return (S.state && S.state.names) || (S.table ? S.table.seats.map((s) => s.name || null) : []);
+}
+
+function nameOf(seat) {
+  return seatName(seat, names(), S.table);
+}
+
+function isMine(seat) {
+  return S.seat !== null && seat === S.seat;
+}
+
+// ------------------------------------------------------------------ lifecycle
+
+async function start() {
+  await initI18n();
+  setupHeader([statusEl]);
+  const { id, mode } = pageTable();
+  if (!id) {
+    showFatal(t("no_table"));
+    return;
+  }
+  S.id = id;
+  S.mode = mode === "watch" ? "watch" : "play";
+  document.body.classList.toggle("watching", S.mode === "watch");
+  try {
+    S.table = (await api.table(id)).table;
+  } catch (error) {
+    showFatal(error.status === 404 ? t("table_not_found") : t("load_failed", { message: error.message }));
+    return;
+  }
+  const mine = S.mode === "play" ? seatAt(id) : null;
+  S.token = mine ? mine.token : null;
+  S.connection = new Connection(
+    id,
+    S.token,
+    { welcome: onWelcome, update: onUpdate, ack: onAck, error: onError, table: onTable, status: onStatus },
+    () => S.version,
+  );
+  S.connection.start();
+  window.addEventListener("online", () => S.connection.nudge());
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) S.connection.nudge();
+  });
+  render();
+}
+
+function showFatal(message) {
+  clear(main).append(
+    h("section.panel.fatal", {}, h("h1", {}, t("oops")), h("p", {}, message), h("p", {}, h("a.button", { href: "/" }, t("back_home")))),
+  );
+}
+
+// ------------------------------------------------------------- server messages
+
+function onStatus(status, attempt) {
+  S.status = status;
+  const text =
+    status === "open" ? t("conn_open") : status === "connecting" ? t("conn_connecting") : t("conn_reconnecting", { n: attempt });
+  statusEl.textContent = text;
+  statusEl.className = `conn conn-${status}`;
+  renderActions();
+}
+
+function onWelcome(msg) {
+  S.table = msg.table;
+  if (S.token && msg.seat === null) {
+    // The token no longer opens a seat here (a reset server, an old link): forget it.
+    forgetSeat(S.id);
+    S.token = null;
+    toast(t("seat_lost"), "error");
+  }
+  S.seat = msg.seat;
+  if (S.token && msg.seat !== null) {
+    const mine = seatAt(S.id);
+    if (mine && mine.seat !== msg.seat) rememberSeat(S.id, msg.seat, S.token, mine.name);
+  }
+  S.loaded = true;
+  render();
+}
+
+function onUpdate(msg) {
+  const first = !S.state;
+  if (msg.resync || S.version === null) {
+    S.events = [...msg.events];
+  } else {
+    for (const e of msg.events) {
+      if (e.index === S.events.length) S.events.push(e);
+      else if (e.index > S.events.length) {
+        // A gap: we missed events. Ask for everything again.
+        S.version = null;
+        S.connection.setToken(S.token);
+        return;
+      }
+    }
+  }
+  S.version = msg.version;
+  S.state = msg.state;
+  S.loaded = true;
+  if (S.state.hand) {
+    const hand = new Set(S.state.hand);
+    for (const c of [...S.selection]) if (!hand.has(c)) S.selection.delete(c);
+  } else {
+    S.selection.clear();
+  }
+  const summaries = handSummaries(S.events, S.state.players);
+  if (first) S.summarySeen = summaries.length;
+  else if (summaries.length > S.summarySeen) {
+    S.summarySeen = summaries.length;
+    S.summaryOpen = summaries[summaries.length - 1];
+  }
+  if (S.state.outcome && S.table) S.table = { ...S.table, status: "finished" };
+  render();
+}
+
+function onAck() {
+  renderActions();
+}
+
+function onError(msg, { resent }) {
+  if (resent && msg.code === "stale") return; // our retried action had already moved on
+  if (msg.code === "unauthorized" && !msg.id && S.token) {
+    // The hello's token opens no seat here (an old link, a reset server): watch instead.
+    forgetSeat(S.id);
+    S.token = null;
+    S.seat = null;
+    toast(t("seat_lost"), "error");
+    S.connection.setToken(null);
+    render();
+    return;
+  }
+  toast(explainError(msg.code, msg.message), "error");
+  renderActions();
+}
+
+function onTable(msg) {
+  S.table = msg.table;
+  render();
+}
+
+// ---------------------------------------------------------------- actions
+
+function act(action) {
+  if (!S.connection || S.connection.busy) return;
+  S.connection.act(action, S.version);
+  renderActions();
+}
+
+function legal() {
+  return (S.state && S.state.legal) || [];
+}
+
+function legalSet() {
+  return new Set(legal().map(normalizeAction));
+}
+
+function toggleCard(card) {
+  if (S.selection.has(card)) S.selection.delete(card);
+  else S.selection.add(card);
+  renderHand();
+  renderActions();
+}
+
+function playSelection() {
+  const text = playText([...S.selection]);
+  if (!legalSet().has(normalizeAction(text))) return;
+  act(text);
+  S.selection.clear();
+}
+
+async function join(seat, nameInput) {
+  const name = nameInput.value.trim();
+  if (!name) {
+    nameInput.focus();
+    toast(t("name_needed"), "error");
+    return;
+  }
+  try {
+    const answer = await api.join(S.id, seat, name);
+    saveName(name);
+    rememberSeat(S.id, answer.seat, answer.token, name);
+    S.token = answer.token;
+    S.seat = answer.seat;
+    S.version = null;
+    S.connection.setToken(answer.token);
+    S.table = (await api.table(S.id)).table;
+    render();
+  } catch (error) {
+    const key = error.status === 409 ? "seat_taken" : error.status === 422 ? "bad_name" : null;
+    toast(key ? t(key) : t("join_failed", { message: error.message }), "error");
+    try {
+      S.table = (await api.table(S.id)).table;
+    } catch {
+      /* keep the old table */
+    }
+    render();
+  }
+}
+
+async function playAgain() {
+  const mine = seatAt(S.id);
+  let next = S.table && S.table.next_table;
+  try {
+    if (!next) {
+      if (!mine) return;
+      const answer = await api.again(S.id, mine.token);
+      next = answer.table.id;
+    }
+    // Each human keeps their token at the new table.
+    if (mine) rememberSeat(next, mine.seat, mine.token, mine.name);
+    location.href = `/t/${encodeURIComponent(next)}`;
+  } catch (error) {
+    toast(t("again_failed", { message: error.message }), "error");
+  }
+}
+
+// ---------------------------------------------------------------- rendering
+
+function render() {
+  if (!S.table) return;
+  document.title = titleText();
+  clear(main);
+  const waiting = S.table.status === "waiting";
+  if (S.mode === "play" && S.seat === null && !S.token && S.table.status === "waiting") main.append(renderJoin());
+  if (waiting) {
+    main.append(renderWaiting());
+    return;
+  }
+  if (!S.state) {
+    main.append(h("p.loading", {}, S.loaded ? t("waiting_for_state") : t("loading")));
+    return;
+  }
+  main.append(renderGame());
+  renderHand();
+  renderActions();
+}
+
+function titleText() {
+  const st = S.state;
+  if (st && st.outcome) return `${t("game_over")} · Odin`;
+  if (st && isMine(st.to_move)) return `▶ ${t("your_turn_short")} · Odin`;
+  if (!st && S.table && S.table.status === "waiting") return `${t("waiting_title")} · Odin`;
+  return "Odin";
+}
+
+function linkBox(labelKey, url, testId) {
+  const input = h("input.link", { type: "text", readonly: true, value: url, "aria-label": t(labelKey), "data-testid": testId });
+  const button = h("button.secondary", {
+    type: "button",
+    onclick: async () => toast((await copyText(url)) ? t("copied") : t("copy_failed")),
+  }, t("copy"));
+  return h("div.linkbox", {}, h("label", {}, t(labelKey)), h("div.linkrow", {}, input, button));
+}
+
+function renderJoin() {
+  const input = h("input", { id: "name",
+    type: "text",
+    maxlength: "24",
+    autocomplete: "nickname",
+    value: savedName(),
+    placeholder: t("your_name"),
+    "aria-label": t("your_name"),
+  });
+  const free = S.table.seats.filter((s) => !s.taken && !s.bot);
+  const seats = free.length
+    ? free.map((s) =>
+        h("button.primary.seat-button", { type: "button", "data-seat": String(s.seat), onclick: () => join(s.seat, input) }, t("take_seat", { n: s.seat + 1 })),
+      )
+    : [h("p", {}, t("no_free_seat"))];
+  return h(
+    "section.panel.join",
+    {},
+    h("h1", {}, t("join_title")),
+    h("p", {}, t("join_help")),
+    h("label.field", {}, h("span", {}, t("your_name")), input),
+    h("div.seat-buttons", {}, seats),
+    h("p.small", {}, h("a", { href: `/t/${encodeURIComponent(S.id)}/watch` }, t("just_watch"))),
+  );
+}
+
+function renderWaiting() {
+  const table = S.table;
+  const filled = table.seats.filter((s) => s.taken || s.bot).length;
+  const list = h(
+    "ul.seat-list",
+    {},
+    table.seats.map((s) =>
+      h(
+        "li",
+        { class: isMine(s.seat) ? "me" : "" },
+        h("span.seat-no", {}, t("seat_n", { n: s.seat + 1 })),
+        h("span.seat-who", {}, s.bot ? t("bot_name", { level: s.bot, n: s.seat + 1 }) : s.taken ? s.name || t("taken") : t("free_seat")),
+        isMine(s.seat) ? h("span.badge.you", {}, t("you")) : null,
+      ),
+    ),
+  );
+  return h(
+    "section.panel.waiting",
+    { "data-testid": "waiting" },
+    h("h1", {}, t("waiting_title")),
+    h("p.lead-text", {}, t("waiting_count", { filled, players: table.players })),
+    list,
+    linkBox("invite_link", absoluteUrl(table.invite_url || `/t/${table.id}`), "invite"),
+    linkBox("watch_link", absoluteUrl(table.watch_url || `/t/${table.id}/watch`), "watch"),
+    h("p.small", {}, optionsSummaryText(table.options, table.players)),
+  );
+}
+
+function turnText(st) {
+  if (st.outcome) return t("game_over");
+  const seat = st.to_move;
+  if (seat === null || seat === undefined) return "";
+  if (isMine(seat)) {
+    if (st.decision === "lead") return t("turn_you_lead");
+    if (st.decision === "take") return t("turn_you_take");
+    return t("turn_you_follow", { value: st.table_value });
+  }
+  const name = nameOf(seat);
+  if (st.decision === "lead") return t("turn_other_lead", { name });
+  if (st.decision === "take") return t("turn_other_take", { name });
+  return t("turn_other_follow", { name });
+}
+
+function renderGame() {
+  const st = S.state;
+  const mineTurn = isMine(st.to_move) && !st.outcome;
+  const summaries = st.outcome ? handSummaries(S.events, st.players) : [];
+  const summary = S.summaryOpen || summaries[summaries.length - 1] || null;
+  const banner = h("div.turn-banner", { id: "turn", "data-testid": "turn", "aria-live": "polite", class: mineTurn ? "mine" : "" }, turnText(st));
+  const sub = h(
+    "div.game-meta",
+    {},
+    h("span", {}, t("hand_n", { n: st.hand_number })),
+    h("span", {}, optionsSummaryText(st.options, st.players)),
+    S.seat === null ? h("span.badge.watch", {}, t("watching")) : null,
+  );
+  const board = h(
+    "div.board",
+    {},
+    summary ? renderSummary(summary) : null,
+    st.outcome ? renderFinal(st) : null,
+    renderPlayers(st),
+    st.outcome ? null : renderTableArea(st),
+    S.seat !== null && st.hand && !st.outcome ? h("section.myhand", { id: "me", "aria-label": t("your_hand") }) : null,
+  );
+  const side = h("aside.side", {}, renderScores(st), renderLog(st));
+  return h("div.game", { "data-testid": "game" }, banner, sub, h("div.layout", {}, board, side));
+}
+
+function renderPlayers(st) {
+  const passed = passedSeats(S.events);
+  const seats = [];
+  // Start from my left neighbour so the order around the table reads naturally.
+  const first = S.seat === null ? 0 : (S.seat + 1) % st.players;
+  for (let i = 0; i < st.players; i++) seats.push((first + i) % st.players);
+  return h(
+    "section.players",
+    { "aria-label": t("players") },
+    seats.map((seat) => {
+      const info = S.table && S.table.seats[seat];
+      const classes = ["player"];
+      if (seat === st.to_move && !st.outcome) classes.push("to-move");
+      if (isMine(seat)) classes.push("me");
+      if (passed.has(seat)) classes.push("passed");
+      const badges = [];
+      if (isMine(seat)) badges.push(h("span.badge.you", {}, t("you")));
+      if (info && info.bot) badges.push(h("span.badge.bot", {}, t("bot_badge", { level: info.bot })));
+      if (seat === st.to_move && !st.outcome) badges.push(h("span.badge.turn", {}, t("to_move")));
+      if (passed.has(seat)) badges.push(h("span.badge.pass", {}, t("passed")));
+      if (seat === st.hand_leader) badges.push(h("span.badge.leader", { title: t("hand_leader") }, t("hand_leader_short")));
+      const known = st.known[seat] || [];
+      return h(
+        "article",
+        { class: classes.join(" "), "data-seat": String(seat), "aria-current": seat === st.to_move ? "true" : null },
+        h("div.player-head", {}, h("span.player-name", {}, nameOf(seat)), h("span.player-score", { title: t("points") }, t("points_short", { n: st.scores[seat] }))),
+        h("div.badges", {}, badges),
+        backsEl(st.hand_sizes[seat]),
+        known.length && !isMine(seat) ? h("div.known", {}, h("span.small", {}, t("known_cards")), cardRow(known, "xs")) : null,
+      );
+    }),
+  );
+}
+
+function renderTableArea(st) {
+  const area = h("section.table-area", { "aria-label": t("table_set"), "data-testid": "table-area" });
+  if (st.decision === "take" && st.beaten && st.beaten.length) {
+    const taker = st.to_move;
+    const mine = isMine(taker);
+    const takes = new Set(legal().map(normalizeAction));
+    area.append(
+      h("div.felt-label", {}, mine ? t("choose_take") : t("other_chooses_take", { name: nameOf(taker) })),
+      h(
+        "div.card-row.take-row",
+        {},
+        st.beaten.map((card) =>
+          mine
+            ? cardEl(card, { size: "lg", button: true, onclick: () => takes.has(`take ${card}`) && act(`take ${card}`) })
+            : cardEl(card, { size: "md" }),
+        ),
+      ),
+      h("div.felt-sub", {}, t("beaten_by", { name: nameOf(taker) }), " ", cardRow(st.table, "sm")),
+    );
+    if (mine) for (const btn of area.querySelectorAll("button.card")) btn.classList.add("takeable");
+    return area;
+  }
+  if (st.table && st.table.length) {
+    area.append(
+      h("div.felt-label", {}, t("played_by", { name: nameOf(st.table_player) })),
+      h("div.card-row", {}, st.table.map((c) => cardEl(c, { size: "lg" }))),
+      h("div.felt-sub", {}, t("value_is", { value: st.table_value })),
+    );
+  } else if (!st.outcome) {
+    area.append(h("div.felt-empty", {}, t("table_empty", { name: nameOf(st.to_move) })));
+  }
+  if (st.discards && st.discards.length) {
+    area.append(
+      h("details.discards", {}, h("summary", {}, t("discards", { n: st.discards.length })), cardRow(sortCards(st.discards), "xs")),
+    );
+  }
+  return area;
+}
+
+function renderHand() {
+  const me = document.getElementById("me");
+  const st = S.state;
+  if (!me || !st || !st.hand) return;
+  clear(me);
+  const myTurn = isMine(st.to_move) && !st.outcome;
+  const usable = new Set();
+  for (const a of legal()) if (a.startsWith("play ")) for (const c of actionCards(a)) usable.add(c.toUpperCase());
+  const sortButtons = h(
+    "div.segmented",
+    { role: "group", "aria-label": t("sort_by") },
+    ["colour", "number"].map((by) =>
+      h(
+        "button",
+        {
+          type: "button",
+          "aria-pressed": S.sortBy === by ? "true" : "false",
+          onclick: () => {
+            S.sortBy = by;
+            localStorage.setItem(SORT_KEY, by);
+            renderHand();
+          },
+        },
+        t(`sort_${by}`),
+      ),
+    ),
+  );
+  const cards = sortCards(st.hand, S.sortBy).map((card) => {
+    const el = cardEl(card, { size: "lg", button: true, selected: S.selection.has(card), onclick: () => toggleCard(card) });
+    if (myTurn && st.decision !== "take" && !usable.has(card)) el.classList.add("unusable");
+    return el;
+  });
+  me.append(
+    h("div.myhand-head", {}, h("h2", {}, t("your_hand_n", { n: st.hand.length })), sortButtons),
+    h("div.hand", { "data-testid": "hand" }, cards),
+    h("div.selection", { id: "selection", "aria-live": "polite" }),
+    h("div.actions", { id: "actions" }),
+  );
+}
+
+function selectionText(st) {
+  const selection = [...S.selection];
+  if (!selection.length) {
+    if (isMine(st.to_move) && st.decision === "follow" && !legal().some((a) => a.startsWith("play "))) return t("cannot_beat");
+    return isMine(st.to_move) && st.decision !== "take" ? t("select_hint") : "";
+  }
+  const judged = judgeSelection(selection, {
+    decision: st.decision === "take" ? "follow" : st.decision,
+    hand: st.hand,
+    tableCards: st.decision === "take" ? st.table : st.table,
+    tableValue: st.table_value,
+  });
+  return t(`sel_${judged.status}`, judged.params);
+}
+
+function renderActions() {
+  const st = S.state;
+  const box = document.getElementById("actions");
+  const selBox = document.getElementById("selection");
+  if (!st || !box) return;
+  const myTurn = isMine(st.to_move) && !st.outcome;
+  const legals = legalSet();
+  const busy = (S.connection && S.connection.busy) || S.status !== "open";
+  const selection = [...S.selection];
+  const canPlay = myTurn && selection.length > 0 && legals.has(normalizeAction(playText(selection)));
+  const canPass = myTurn && legals.has("pass");
+  if (selBox) {
+    selBox.textContent = selectionText(st);
+    const judged = selection.length ? canPlay : null;
+    selBox.className = `selection ${judged === true ? "ok" : judged === false && myTurn ? "bad" : ""}`;
+  }
+  clear(box).append(
+    h("button.primary.play", { type: "button", disabled: !canPlay || busy, onclick: playSelection, "data-testid": "play" }, t("play")),
+    h("button.secondary.pass", { type: "button", disabled: !canPass || busy, onclick: () => act("pass"), "data-testid": "pass" }, t("pass")),
+    h(
+      "button.ghost.clear",
+      {
+        type: "button",
+        disabled: !selection.length,
+        onclick: () => {
+          S.selection.clear();
+          renderHand();
+          renderActions();
+        },
+      },
+      t("clear"),
+    ),
+  );
+}
+
+function renderScores(st) {
+  const target = st.options.one_hand ? null : st.options.target;
+  const rows = [];
+  for (let seat = 0; seat < st.players; seat++) {
+    rows.push(
+      h(
+        "tr",
+        { class: isMine(seat) ? "me" : "" },
+        h("th", { scope: "row" }, nameOf(seat)),
+        h("td.num", {}, String(st.scores[seat])),
+        target ? h("td.bar", {}, h("span.meter", { style: `width:${Math.min(100, (100 * st.scores[seat]) / target)}%` })) : null,
+      ),
+    );
+  }
+  return h(
+    "section.panel.scores",
+    { "aria-label": t("scores") },
+    h("h2", {}, t("scores"), target ? h("span.small", {}, " ", t("target_points", { n: target })) : null),
+    h("table", {}, h("tbody", {}, rows)),
+  );
+}
+
+function logLine(e) {
+  switch (e.type) {
+    case "deal":
+      return h("li.log-hand", {}, t("log_deal", { n: e.hand, name: nameOf(e.leader) }));
+    case "play":
+      return h("li", {}, h("b", {}, nameOf(e.seat)), " ", h("code", {}, e.text), h("span.small", {}, ` (${e.value})`));
+    case "take":
+    case "pass":
+      return h("li", {}, h("b", {}, nameOf(e.seat)), " ", h("code", {}, e.text));
+    case "round":
+      return h("li.log-round", {}, t("log_round", { name: nameOf(e.leader) }));
+    case "hand_end":
+      return h("li.log-end", {}, t("log_hand_end", { name: nameOf(e.seat) }), " ", e.points.map((p, s) => `${nameOf(s)} ${p}`).join(", "));
+    case "game_end":
+      return h("li.log-end", {}, t("log_game_end", { names: e.winners.map(nameOf).join(", ") }));
+    default:
+      return null;
+  }
+}
+
+function renderLog() {
+  const list = h("ol.log", { "data-testid": "log" }, S.events.map(logLine));
+  const box = h("details.panel.log-panel", { open: window.matchMedia("(min-width: 900px)").matches }, h("summary", {}, t("move_log")), list);
+  requestAnimationFrame(() => {
+    list.scrollTop = list.scrollHeight;
+  });
+  return box;
+}
+
+function renderSummary(summary) {
+  const st = S.state;
+  const rows = summary.points.map((points, seat) =>
+    h(
+      "tr",
+      { class: isMine(seat) ? "me" : "" },
+      h("th", { scope: "row" }, nameOf(seat)),
+      h("td.num", {}, String(summary.cardsLeft[seat])),
+      h("td.num", {}, `+${points}`),
+      h("td.num", {}, String(summary.totals[seat])),
+    ),
+  );
+  return h(
+    "section.panel.summary",
+    { "data-testid": "hand-summary", role: "region", "aria-label": t("hand_over", { n: summary.hand }) },
+    h("h2", {}, t("hand_over", { n: summary.hand })),
+    h("p", {}, t("hand_ended_by", { name: nameOf(summary.ender) })),
+    h(
+      "table.summary-table",
+      {},
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("cards_left")), h("th", {}, t("points")), h("th", {}, t("total")))),
+      h("tbody", {}, rows),
+    ),
+    st && !st.outcome
+      ? h("button.secondary", { type: "button", onclick: () => ((S.summaryOpen = null), render()) }, t("continue"))
+      : null,
+  );
+}
+
+function renderFinal(st) {
+  const winners = new Set(st.outcome.winners || winnersOf(S.events) || []);
+  const order = [...Array(st.players).keys()].sort((a, b) => st.outcome.scores[a] - st.outcome.scores[b]);
+  const mine = S.seat !== null && seatAt(S.id);
+  const next = S.table && S.table.next_table;
+  const winnerNames = [...winners].map(nameOf).join(", ");
+  return h(
+    "section.panel.final",
+    { "data-testid": "final" },
+    h("h2", {}, t("final_standings")),
+    h("p.winner", {}, winners.size > 1 ? t("winners_shared", { names: winnerNames }) : t("winner_is", { name: winnerNames })),
+    h(
+      "ol.standings",
+      {},
+      order.map((seat) =>
+        h(
+          "li",
+          { class: winners.has(seat) ? "won" : "" },
+          h("span.player-name", {}, nameOf(seat)),
+          winners.has(seat) ? h("span.badge.win", {}, t("winner")) : null,
+          h("span.num", {}, t("points_short", { n: st.outcome.scores[seat] })),
+        ),
+      ),
+    ),
+    h(
+      "div.actions",
+      {},
+      mine
+        ? h("button.primary", { type: "button", onclick: playAgain, "data-testid": "again" }, next ? t("join_next_game") : t("play_again"))
+        : next
+          ? h("a.button.primary", { href: `/t/${encodeURIComponent(next)}/watch` }, t("watch_next_game"))
+          : null,
+      h("a.button.secondary", { href: `/t/${encodeURIComponent(S.id)}/replay` }, t("open_replay")),
+      h("a.button.ghost", { href: "/" }, t("back_home")),
+    ),
+  );
+}
+
+start();

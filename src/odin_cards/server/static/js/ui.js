@@ -1,0 +1,108 @@
+// Small DOM helpers shared by the pages: element builder, cards, toasts, the header.
+
+import { parseCard, shapeSvg } from "./cards.js";
+import { languageMenu, t, translatePage } from "./i18n.js";
+
+/** h("div.card.red", {attrs}, ...children): a tiny element builder. */
+export function h(tag, attrs = {}, ...children) {
+  const [name, ...classes] = tag.split(".");
+  const el = document.createElement(name || "div");
+  if (classes.length) el.className = classes.join(" ");
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className += (el.className ? " " : "") + value;
+    else if (key === "text") el.textContent = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export const COLOUR_KEYS = { B: "blue", R: "red", P: "pink", G: "green", K: "black", O: "orange", X: "goat" };
+
+/** A card's name for screen readers and titles: "blue 7", "Grumpy Goat (0)". */
+export function cardLabel(text) {
+  const { colour, number } = parseCard(text);
+  if (colour === "X") return t("goat_card");
+  return t("card_label", { colour: t(`colour_${COLOUR_KEYS[colour]}`), number });
+}
+
+/**
+ * A card. Options: size ("sm", "md", "lg"), button (a toggle button with aria-pressed),
+ * selected. The colour is shown three ways: fill, shape symbol and the label.
+ */
+export function cardEl(text, { size = "md", button = false, selected = false, onclick = null } = {}) {
+  const { colour, number } = parseCard(text);
+  const cls = `card.card-${size}.c-${colour}`;
+  const label = cardLabel(text);
+  const el = button
+    ? h(`button.${cls}`, { type: "button", "aria-pressed": selected ? "true" : "false", "aria-label": label, title: label, onclick })
+    : h(`span.${cls}`, { role: "img", "aria-label": label, title: label });
+  el.dataset.card = text;
+  el.append(
+    h("span.corner.top", {}, shapeSvg(colour)),
+    h("span.num", { "aria-hidden": "true" }, String(number)),
+    h("span.corner.bottom", {}, shapeSvg(colour)),
+  );
+  if (selected) el.classList.add("selected");
+  return el;
+}
+
+/** A row of cards (a set on the table, known cards...). */
+export function cardRow(cards, size = "sm") {
+  return h("span.card-row", {}, cards.map((c) => cardEl(c, { size })));
+}
+
+/** Face-down card backs for a hand size (capped, with the count beside). */
+export function backsEl(count) {
+  const shown = Math.min(count, 9);
+  const backs = [];
+  for (let i = 0; i < shown; i++) backs.push(h("span.back", { "aria-hidden": "true" }));
+  return h("span.backs", { title: t("cards_in_hand", { n: count }) }, backs, h("span.count", {}, t("cards_in_hand", { n: count })));
+}
+
+let toastTimer = null;
+
+/** A short message at the bottom of the screen; kind "error" stays longer. */
+export function toast(message, kind = "info") {
+  let box = document.getElementById("toast");
+  if (!box) {
+    box = h("div.toast", { id: "toast", role: "status", "aria-live": "polite" });
+    document.body.append(box);
+  }
+  box.textContent = message;
+  box.className = `toast show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.remove("show"), kind === "error" ? 7000 : 3000);
+}
+
+/** The page header: brand link, optional extra nodes, language menu; then translate. */
+export function setupHeader(extra = []) {
+  const header = document.querySelector("header.top");
+  if (header) {
+    const slot = header.querySelector(".header-extra");
+    if (slot) slot.append(...extra);
+    languageMenu(header.querySelector(".header-lang") || header);
+  }
+  translatePage();
+}
+
+/** A seat's display name: the player's name, the bot level, or "Seat n". */
+export function seatName(seat, names, table) {
+  const name = names && names[seat];
+  if (name) return name;
+  const info = table && table.seats && table.seats[seat];
+  if (info && info.name) return info.name;
+  if (info && info.bot) return t("bot_name", { level: info.bot, n: seat + 1 });
+  return t("seat_n", { n: seat + 1 });
+}
+
+export function clear(el) {
+  while (el.firstChild) el.firstChild.remove();
+  return el;
+}
