@@ -57,7 +57,7 @@ def lowest_level() -> Iterator[str]:
 def test_entrant_specs_parse_levels_and_budget_overrides(lowest_level: str) -> None:
     assert parse_entrant("random") == ("random", LEVELS["random"].budget)
     assert parse_entrant(" Lowest ") == ("lowest", Budget(iterations=7))
-    assert parse_entrant("lowest:seconds=0.2") == ("lowest", Budget(seconds=0.2, iterations=7))
+    assert parse_entrant("lowest:seconds=0.2") == ("lowest", Budget(seconds=0.2))
     assert parse_entrant("lowest:iterations=200,seconds=1") == (
         "lowest",
         Budget(seconds=1.0, iterations=200),

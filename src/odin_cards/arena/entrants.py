@@ -1,7 +1,9 @@
 """Arena entrants: a bot level plus an optional budget override, written ``level[:k=v,...]``.
 
 ``heuristic`` uses the level's default budget; ``search:iterations=200`` or
-``search:seconds=0.2`` (or both, comma-separated) override it. The same level may
+``search:seconds=0.2`` (or both, comma-separated) replace it: only the limits
+written apply, so ``search:iterations=200`` is a pure iteration budget and its
+games do not depend on the machine's speed. The same level may
 enter several times (``heuristic heuristic``): each entry is a separate entrant with
 its own results, labelled ``heuristic``, ``heuristic#2``, ...
 """
@@ -50,6 +52,7 @@ def parse_entrant(text: str) -> tuple[str, Budget]:
         if ":" in text:
             raise ArenaError(f"{text!r}: write a budget after ':', e.g. {key}:iterations=200")
         return key, budget
+    budget = Budget()  # an override replaces the level's whole default budget
     for item in overrides.split(","):
         name, equals, value = (part.strip() for part in item.partition("="))
         if not equals or not value:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -128,11 +129,15 @@ def arena_command(
 
     stats = bot_stats(run)
     table = Table(
+        box=box.SIMPLE_HEAD,
         title=f"{len(run.results)} games, {seats} players, target {options.target}"
         f" ({run.seconds:.1f} s)",
     )
-    for column in ("bot", "games", "win share (95% CI)", "points/hand", "rating", "p95 think"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    for column in ("bot", "games", "win share (95% CI)", "pts/hand", "rating", "p95 think"):
+        if column == "bot":
+            table.add_column(column, overflow="fold")
+        else:
+            table.add_column(column, justify="right", no_wrap=True)
     for s in stats:
         table.add_row(
             s.label,
@@ -140,14 +145,15 @@ def arena_command(
             f"{s.win_share:.3f} ({s.ci_low:.3f}-{s.ci_high:.3f})",
             f"{s.points_per_hand:.2f}",
             f"{s.mu:.1f}±{s.sigma:.1f}",
-            f"{s.decision_p95 * 1000:.0f} ms",
+            f"{s.decision_p95 * 1000:.{1 if s.decision_p95 < 0.01 else 0}f} ms",
         )
     console.print(table)
     fair = ", ".join(sorted({f"{s.fair_share:.3f}" for s in stats}))
     console.print(
-        f"[dim]fair share {fair}; ties split a victory; CI: Wilson score 95%; rating: openskill"
-        " Plackett-Luce mu±sigma, ranked by final points; think: 95th percentile of decision"
-        " times (wall clock, all workers running)[/dim]"
+        f"[dim]fair share {fair}; ties split a victory; CI: Wilson score 95%;"
+        " pts/hand: mean points per hand (fewer is better); rating: openskill Plackett-Luce"
+        " mu±sigma ranked by final points; think: 95th percentile of decision times"
+        " (wall clock, all workers running)[/dim]"
     )
     if json_file is not None:
         write_json(run, json_file, stats)
