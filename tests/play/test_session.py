@@ -14,7 +14,17 @@ from typer.testing import CliRunner
 from odin_cards.bots import LEVELS, Bot, Budget, Level
 from odin_cards.cli import app
 from odin_cards.play import BotSeat, PlaySession, describe, give_hint
-from odin_cards.rules import Action, Game, GameRecord, Options, View, parse_action
+from odin_cards.rules import (
+    Action,
+    Game,
+    GameRecord,
+    Options,
+    View,
+    is_set,
+    parse_action,
+    parse_card,
+)
+from odin_cards.rules.cards import mask_of
 
 runner = CliRunner()
 
@@ -213,6 +223,11 @@ def test_hint_reasons_describe_the_move() -> None:
     view = game.view(0)
     legal = game.legal_actions()
     lowest = min((a for a in legal if a.size == 1), key=lambda a: a.value)
-    assert "lead of your lowest card; you keep 8 cards" in describe(view, lowest, legal)
+    reason = describe(view, lowest, legal)
+    assert reason.startswith("a single lead of your lowest card; you keep ")
+    rest = [c for c in view.hand or () if c not in lowest.cards]
+    split = reason.split(" sets: ")[-1].split(" · ")
+    assert sorted(" ".join(split).split()) == sorted(rest)  # the rest, split into sets
+    assert all(is_set(mask_of(parse_card(c) for c in s.split())) for s in split)
     hint = give_hint("random", game, random.Random(2))
     assert hint.action in legal and hint.reason

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from ..bots import LEVELS, Budget, ask, make_bot
-from ..rules import Action, Game, View
-from ..rules.cards import COLOUR_NAMES, COLOURS
+from ..bots.hand import decompose
+from ..rules import Action, Game, View, mask_text
+from ..rules.cards import COLOUR_NAMES, COLOURS, mask_of, parse_card
 
 
 @runtime_checkable
@@ -63,6 +64,16 @@ def _cards(cards: Sequence[str]) -> str:
     return " ".join(cards)
 
 
+def split_text(cards: Sequence[str]) -> str:
+    """The cards as the fewest sets that could empty them: ``3 sets: B2 B5 · R5 K5 · P9``."""
+    if not cards:
+        return "no cards"
+    sets = sorted(decompose(mask_of(parse_card(c) for c in cards)), key=lambda m: -m.bit_count())
+    return f"{len(sets)} set{'s' if len(sets) != 1 else ''}: " + " · ".join(
+        mask_text(m) for m in sets
+    )
+
+
 def describe(view: View, action: Action, legal: Sequence[Action]) -> str:
     """The plain effect of ``action`` for the seat of ``view`` (a reason when a bot gives none)."""
     hand = list(view.hand or ())
@@ -71,24 +82,22 @@ def describe(view: View, action: Action, legal: Sequence[Action]) -> str:
     if action.is_pass:
         if not any(a.is_play for a in legal):
             return f"nothing you hold beats {view.table_value}"
-        return f"keeps your cards rather than spend them on {view.table_value}"
+        return f"keeps your hand ({split_text(hand)}) rather than spend it on {view.table_value}"
     if action.is_take:
         card = action.cards[0]
+        after = split_text([*hand, card])
         same_colour = [c for c in hand if c[0] == card[0] and card[0] != "X"]
         same_number = [c for c in hand if c[1] == card[1]]
         if same_colour and len(same_colour) >= len(same_number):
             name = COLOUR_NAMES[COLOURS.index(card[0])]
-            return f"it joins your {name} cards ({_cards(same_colour)})"
+            return f"it joins your {name} cards; your hand then makes {after}"
         if same_number:
-            return f"it matches your {card[1]}s ({_cards(same_number)})"
-        low = min(int(c[1]) for c in view.beaten)
-        if int(card[1]) == low:
-            return f"the lowest card of {_cards(view.beaten)}: cheap to lead later"
-        return f"the card of {_cards(view.beaten)} most useful to you"
-    left = len(hand) - action.size
-    if left == 0:
+            return f"it matches your {card[1]}s; your hand then makes {after}"
+        return f"your hand then makes {after}"
+    rest = [c for c in hand if c not in action.cards]
+    if not rest:
         return "it empties your hand and ends it: you score nothing"
-    keep = f"you keep {left} card{'s' if left != 1 else ''}"
+    keep = f"you keep {split_text(rest)}"
     if view.decision == "lead":
         values = sorted(int(c[1]) for c in hand)
         if action.value == values[0]:
