@@ -103,7 +103,8 @@ def players_table(view: View, names: Sequence[str]) -> Table:
 
 def table_line(view: View, names: Sequence[str]) -> Text:
     if view.decision == "take" and view.beaten:
-        text = Text("You beat ", style="bold")
+        text = Text()
+        text.append("You beat ", style="bold")
         text.append_text(cards_text(view.beaten))
         text.append(" with ")
         text.append_text(cards_text(view.table))
@@ -112,7 +113,8 @@ def table_line(view: View, names: Sequence[str]) -> Text:
     if not view.table:
         leader = names[view.to_move] if view.to_move is not None else "nobody"
         return Text(f"Table: empty; {leader} to lead.")
-    text = Text("Table: ", style="bold")
+    text = Text()
+    text.append("Table: ", style="bold")
     text.append_text(cards_text(view.table))
     owner = names[view.table_player] if view.table_player is not None else "?"
     text.append(f"  worth {view.table_value}, played by {owner}")
@@ -127,7 +129,9 @@ def last_moves(view: View, names: Sequence[str], count: int = LAST_MOVES) -> lis
 
 
 def hand_line(view: View, sort: str) -> Text:
-    text = Text(f"Your hand ({len(view.hand or ())} cards, by {sort}):\n  ", style="bold")
+    text = Text()
+    text.append(f"Your hand ({len(view.hand or ())} cards, by {sort}):", style="bold")
+    text.append("\n  ")
     text.append_text(cards_text(view.hand or (), by=sort, group=True))
     return text
 
@@ -135,7 +139,8 @@ def hand_line(view: View, sort: str) -> Text:
 def choices_view(choices: Sequence[Action]) -> Columns:
     items = []
     for number, action in enumerate(choices, 1):
-        item = Text(f"{number:>2}) ", style="bold cyan")
+        item = Text()
+        item.append(f"{number:>2}) ", style="bold cyan")
         item.append_text(action_text(action))
         items.append(item)
     return Columns(items, padding=(0, 3))
