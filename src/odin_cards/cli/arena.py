@@ -126,6 +126,9 @@ def arena_command(
             raise typer.Exit(1) from None
         except ArenaError as error:
             raise typer.BadParameter(str(error)) from None
+        except KeyboardInterrupt:
+            console.print("interrupted: no results")
+            raise typer.Exit(130) from None
 
     stats = bot_stats(run)
     table = Table(

@@ -110,7 +110,11 @@ def play_command(
         hint_level=hint_level,
         echo=not sys.stdin.isatty(),
     )
-    session.run()
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        console.print("\nInterrupted: leaving the game.")
+        raise typer.Exit(130) from None
     if record is not None:
         record.write_text(game.record().to_json(indent=1) + "\n")
         console.print(f"wrote the game record to {record} (odin replay {record})")
