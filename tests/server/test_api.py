@@ -1,0 +1,132 @@
+"""The lobby's HTTP API: creating tables, validation, seats, lists, records, pages."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from odin_cards.bots import LEVELS
+from odin_cards.server import db
+from odin_cards.server.app import STATIC
+
+from .harness import Server, new_table, sit
+
+
+async def test_levels_come_from_the_bot_registry(server: Server) -> None:
+    async with server.http() as http:
+        levels = (await http.get("/api/levels")).json()
+    assert [level["key"] for level in levels] == list(LEVELS)
+    assert all(level["name"] and level["description"] for level in levels)
+
+
+BAD_TABLES: list[tuple[dict[str, object], str]] = [
+    ({"players": 7}, "bad_players"),
+    ({"players": 1}, "bad_players"),
+    ({"players": "four"}, "invalid"),
+    ({}, "invalid"),
+    ({"players": 4, "colour": 6}, "invalid"),
+    ({"players": 3, "bots": {"3": "random"}}, "bad_bots"),
+    ({"players": 3, "bots": {"one": "random"}}, "bad_bots"),
+    ({"players": 3, "bots": {"1": "genius"}}, "bad_bots"),
+    ({"players": 3, "options": {"colours": 4}}, "bad_options"),
+    ({"players": 3, "options": {"target": 0}}, "bad_options"),
+    ({"players": 3, "options": {"target": 1000}}, "bad_options"),
+    ({"players": 3, "options": {"target": "ten"}}, "bad_options"),
+    ({"players": 3, "options": {"next_leader": "loser"}}, "bad_options"),
+    ({"players": 3, "options": {"first_leader": 3}}, "bad_options"),
+    ({"players": 3, "options": {"goat": "yes"}}, "bad_options"),
+    ({"players": 3, "options": {"jokers": True}}, "bad_options"),
+]
+
+
+async def test_bad_tables_are_refused_with_a_reason(server: Server) -> None:
+    async with server.http() as http:
+        for body, code in BAD_TABLES:
+            answer = await http.post("/api/tables", json=body)
+            assert answer.status_code == 422, body
+            assert answer.json()["error"] == code and answer.json()["message"], body
+        assert (await http.get("/api/tables?status=open")).json()["tables"] == []
+
+
+async def test_every_rule_option_reaches_the_game(server: Server) -> None:
+    options = {
+        "target": 20,
+        "one_hand": False,
+        "next_leader": "winner",
+        "first_leader": 1,
+        "colours": 4,
+        "goat": True,
+    }
+    async with server.http() as http:
+        table = await new_table(http, 2, {1: "random"}, **options)
+        assert table["options"] == options
+        assert table["seats"][1] == {"seat": 1, "name": None, "bot": "random", "taken": True}
+        for key in ("invite_url", "watch_url", "replay_url"):
+            assert table[key].startswith(f"/t/{table['id']}")
+        assert "seed" not in table
+
+
+async def test_seats_tokens_and_lists(server: Server, database_url: str) -> None:
+    async with server.http() as http:
+        table = await new_table(http, 3, {2: "random"})
+        tid = table["id"]
+        listed = (await http.get("/api/tables", params={"status": "open"})).json()["tables"]
+        assert [t["id"] for t in listed] == [tid]
+        for name, code in (("", 422), ("   ", 422), ("x" * 25, 422), ("a\x00b", 422)):
+            answer = await http.post(f"/api/tables/{tid}/seats/0", json={"name": name})
+            assert answer.status_code == code and answer.json()["error"] == "bad_name"
+        assert (
+            await http.post(f"/api/tables/{tid}/seats/2", json={"name": "X"})
+        ).status_code == 409
+        assert (
+            await http.post(f"/api/tables/{tid}/seats/5", json={"name": "X"})
+        ).status_code == 404
+        assert (await http.post("/api/tables/nope/seats/0", json={"name": "X"})).status_code == 404
+        token = await sit(http, tid, 0, "  Ada   Lovelace ")
+        assert (
+            await http.post(f"/api/tables/{tid}/seats/0", json={"name": "Y"})
+        ).status_code == 409
+        seen = (await http.get(f"/api/tables/{tid}")).json()["table"]
+        assert seen["seats"][0]["name"] == "Ada Lovelace" and seen["status"] == "waiting"
+        mine = (await http.post("/api/tables/mine", json={"tokens": [token, "junk"]})).json()
+        assert [t["id"] for t in mine["tables"]] == [tid]
+        await sit(http, tid, 1, "Bo")
+        assert (await http.get(f"/api/tables/{tid}")).json()["table"]["status"] == "playing"
+        assert (await http.get("/api/tables?status=open")).json()["tables"] == []
+        assert (await http.get(f"/api/tables/{tid}/record")).status_code == 403
+        assert (await http.get("/api/tables/unknown")).status_code == 404
+    # The token is stored only as its SHA-256 hash.
+    engine = create_async_engine(database_url)
+    async with engine.connect() as connection:
+        stored = (
+            await connection.execute(
+                sa.select(db.seats.c.token_hash).where(
+                    db.seats.c.table_id == tid, db.seats.c.seat == 0
+                )
+            )
+        ).scalar_one()
+    await engine.dispose()
+    assert stored == hashlib.sha256(token.encode()).hexdigest()
+    if database_url.startswith("sqlite"):
+        path = Path(database_url.split("///", 1)[1])
+        files = [path, *path.parent.glob(path.name + "-*")]
+        assert not any(token.encode() in f.read_bytes() for f in files)
+
+
+async def test_pages_are_the_clients_files(server: Server) -> None:
+    async with server.http() as http:
+        for path, page in (
+            ("/", "index.html"),
+            ("/t/abc", "table.html"),
+            ("/t/abc/watch", "table.html"),
+            ("/t/abc/replay", "replay.html"),
+        ):
+            answer = await http.get(path)
+            if (STATIC / page).is_file():
+                assert answer.status_code == 200
+                assert answer.text == (STATIC / page).read_text()
+            else:
+                assert answer.status_code == 404 and answer.json()["error"] == "no_client"
