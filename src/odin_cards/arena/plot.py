@@ -36,10 +36,12 @@ def plot_stats(stats: Sequence[BotStats], path: Path, title: str) -> None:
         ecolor="black",
         capsize=6,
     )
+    for x, s in zip(xs, stats, strict=True):
+        share_axes.text(x + 0.08, 0.02, f"{s.win_share:.3f}", ha="left", va="bottom")
     fair = sorted({round(s.fair_share, 9) for s in stats})
     for level in fair:
         share_axes.axhline(level, color="grey", linestyle="--", linewidth=1)
-    share_axes.set_ylim(0, 1)
+    share_axes.set_ylim(0, 1.02)
     share_axes.set_ylabel("win share (Wilson 95% interval)")
     share_axes.set_title("win share (dashed: fair share)")
 
