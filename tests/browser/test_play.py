@@ -155,15 +155,15 @@ def test_two_people_and_a_bot_play_a_hand(browser: Browser, server: str, artifac
             assert card_box is not None and card_box["x"] + card_box["width"] <= PHONE["width"]
             assert card_box["width"] >= 44 and card_box["height"] >= 44  # touch targets
 
-        # An illegal action sent anyway is explained and changes nothing.
-        # (A pass: the leader may not pass, and anyone else is not to move.)
-        before = ann.evaluate("window.odin.version")
-        ann.evaluate("window.odin.connection.act('pass', window.odin.version)")
+        # An illegal action sent anyway (a card Ann does not hold) is explained and
+        # changes nothing.
+        held = set(ann.evaluate("window.odin.state.hand"))
+        foreign = next(f"{c}{n}" for c in "BRPGKO" for n in range(1, 10) if f"{c}{n}" not in held)
+        ann.evaluate(f"window.odin.connection.act('play {foreign}', window.odin.version)")
         expect(ann.locator("#toast.error")).to_contain_text(
-            re.compile("not allowed: the leader cannot pass|not your turn")
+            re.compile(f"not allowed: you do not hold {foreign}|not your turn")
         )
         expect(ann.get_by_test_id("hand").locator("button.card")).to_have_count(9)
-        assert ann.evaluate("window.odin.version") == before
 
         # Play the hand to its end through the UI.
         pages = {0: ann, 1: bob}

@@ -28,7 +28,8 @@ export class Connection {
     this.attempt = 0;
     this.timer = null;
     this.pinger = null;
-    this.pending = null; // {id, action, version, resent}
+    this.pending = null; // {id, action, version, resent, needsResend}
+    this.log = []; // the last messages received, for debugging and tests
     this.stopped = false;
   }
 
@@ -46,11 +47,19 @@ export class Connection {
   setToken(token) {
     this.token = token;
     this.pending = null;
+    this.reconnect();
+  }
+
+  /** Drop the socket and open a new one now (a new token, or to resync after a gap). */
+  reconnect() {
     if (this.socket) {
-      this.socket.onclose = null;
-      this.socket.close(1000);
+      const old = this.socket;
       this.socket = null;
+      old.onclose = null;
+      old.onmessage = null;
+      old.close(1000);
     }
+    if (this.pending) this.pending.needsResend = true;
     this.attempt = 0;
     this.open();
   }
@@ -78,7 +87,10 @@ export class Connection {
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.raw({ type: "ping" }), PING_EVERY_MS);
     };
-    socket.onmessage = (event) => this.receive(event.data);
+    socket.onmessage = (event) => {
+      // Only the current socket speaks for the page (an old one may still deliver).
+      if (this.socket === socket) this.receive(event.data);
+    };
     socket.onclose = () => {
       clearInterval(this.pinger);
       if (this.pending) this.pending.needsResend = true;
@@ -122,6 +134,8 @@ export class Connection {
     } catch {
       return;
     }
+    this.log.push(msg.type === "update" ? { type: "update", version: msg.version, first: msg.events[0] && msg.events[0].index, n: msg.events.length, resync: msg.resync } : msg);
+    if (this.log.length > 50) this.log.shift();
     switch (msg.type) {
       case "welcome":
         this.attempt = 0;

@@ -5,7 +5,7 @@ import { api, pageTable } from "./api.js";
 import { GOAT, sortCards } from "./cards.js";
 import { initI18n, t } from "./i18n.js";
 import { optionsSummaryText } from "./options-text.js";
-import { cardEl, cardRow, clear, h, seatName, setupHeader } from "./ui.js";
+import { cardEl, cardRow, clear, h, icon, seatName, setLevels, setupHeader } from "./ui.js";
 
 const main = document.getElementById("main");
 const R = { id: null, table: null, record: null, steps: [], index: 0, timer: null };
@@ -129,6 +129,7 @@ async function start() {
   setupHeader();
   const { id } = pageTable();
   R.id = id;
+  setLevels(await api.levels().catch(() => []));
   try {
     R.table = (await api.table(id)).table;
   } catch (error) {
@@ -206,10 +207,10 @@ function render() {
   const controls = h(
     "div.replay-controls",
     {},
-    h("button.secondary", { type: "button", onclick: () => go(0), disabled: R.index === 0, "aria-label": t("rp_first"), "data-testid": "first" }, "⏮"),
-    h("button.secondary", { type: "button", onclick: () => go(R.index - 1), disabled: R.index === 0, "aria-label": t("rp_prev"), "data-testid": "prev" }, "◀"),
-    h("button.primary", { type: "button", onclick: () => go(R.index + 1), disabled: R.index === last, "aria-label": t("rp_next"), "data-testid": "next" }, "▶"),
-    h("button.secondary", { type: "button", onclick: () => go(last), disabled: R.index === last, "aria-label": t("rp_last"), "data-testid": "last" }, "⏭"),
+    h("button.secondary", { type: "button", onclick: () => go(0), disabled: R.index === 0, "aria-label": t("rp_first"), "data-testid": "first" }, icon("first")),
+    h("button.secondary", { type: "button", onclick: () => go(R.index - 1), disabled: R.index === 0, "aria-label": t("rp_prev"), "data-testid": "prev" }, icon("prev")),
+    h("button.primary", { type: "button", onclick: () => go(R.index + 1), disabled: R.index === last, "aria-label": t("rp_next"), "data-testid": "next" }, icon("next")),
+    h("button.secondary", { type: "button", onclick: () => go(last), disabled: R.index === last, "aria-label": t("rp_last"), "data-testid": "last" }, icon("last")),
     slider,
     auto,
     h("span.step-count", { "data-testid": "step" }, t("rp_step", { i: R.index + 1, n: last + 1 })),

@@ -11,7 +11,7 @@ import { Connection } from "./connection.js";
 import { handSummaries, passedSeats, winnersOf } from "./history.js";
 import { explainError, initI18n, t } from "./i18n.js";
 import { optionsSummaryText } from "./options-text.js";
-import { backsEl, cardEl, cardRow, clear, h, seatName, setupHeader, toast } from "./ui.js";
+import { backsEl, cardEl, cardRow, clear, h, seatName, setLevels, setupHeader, toast } from "./ui.js";
 
 const SORT_KEY = "odin.sort";
 
@@ -62,6 +62,7 @@ async function start() {
     return;
   }
   S.id = id;
+  setLevels(await api.levels().catch(() => []));
   S.mode = mode === "watch" ? "watch" : "play";
   document.body.classList.toggle("watching", S.mode === "watch");
   try {
@@ -130,7 +131,7 @@ function onUpdate(msg) {
       else if (e.index > S.events.length) {
         // A gap: we missed events. Ask for everything again.
         S.version = null;
-        S.connection.setToken(S.token);
+        S.connection.reconnect();
         return;
       }
     }
@@ -414,8 +415,8 @@ function renderPlayers(st) {
         "article",
         { class: classes.join(" "), "data-seat": String(seat), "aria-current": seat === st.to_move ? "true" : null },
         h("div.player-head", {}, h("span.player-name", {}, nameOf(seat)), h("span.player-score", { title: t("points") }, t("points_short", { n: st.scores[seat] }))),
-        h("div.badges", {}, badges),
         backsEl(st.hand_sizes[seat]),
+        h("div.badges", {}, badges),
         known.length && !isMine(seat) ? h("div.known", {}, h("span.small", {}, t("known_cards")), cardRow(known, "xs")) : null,
       );
     }),
@@ -446,9 +447,8 @@ function renderTableArea(st) {
   }
   if (st.table && st.table.length) {
     area.append(
-      h("div.felt-label", {}, t("played_by", { name: nameOf(st.table_player) })),
-      h("div.card-row", {}, st.table.map((c) => cardEl(c, { size: "lg" }))),
-      h("div.felt-sub", {}, t("value_is", { value: st.table_value })),
+      h("div.felt-label", {}, t("played_by", { name: nameOf(st.table_player) }), " · ", h("span.value", {}, t("value_is", { value: st.table_value }))),
+      h("div.card-row.table-set", { "data-testid": "table-set" }, st.table.map((c) => cardEl(c, { size: "lg" }))),
     );
   } else if (!st.outcome) {
     area.append(h("div.felt-empty", {}, t("table_empty", { name: nameOf(st.to_move) })));

@@ -92,13 +92,37 @@ export function setupHeader(extra = []) {
   translatePage();
 }
 
+const levelNames = {};
+
+/** Remember the bot levels' display names (from GET /api/levels) for seatName. */
+export function setLevels(levels) {
+  for (const level of levels || []) levelNames[level.key] = level.name;
+}
+
+const ICONS = {
+  first: "M6 5h2v14H6zM20 5v14L9 12z",
+  prev: "M18 5v14L7 12z",
+  next: "M6 5v14l11-7z",
+  last: "M16 5h2v14h-2zM4 5v14l11-7z",
+};
+
+/** A small inline SVG icon (first, prev, next, last); the button carries the label. */
+export function icon(name) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", "icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = `<path d="${ICONS[name]}"/>`;
+  return svg;
+}
+
 /** A seat's display name: the player's name, the bot level, or "Seat n". */
 export function seatName(seat, names, table) {
   const name = names && names[seat];
   if (name) return name;
   const info = table && table.seats && table.seats[seat];
   if (info && info.name) return info.name;
-  if (info && info.bot) return t("bot_name", { level: info.bot, n: seat + 1 });
+  if (info && info.bot) return t("bot_name", { level: levelNames[info.bot] || info.bot, n: seat + 1 });
   return t("seat_n", { n: seat + 1 });
 }
 
