@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy as sa
@@ -15,8 +16,11 @@ from odin_cards.server import db
 from .harness import Client, Server, new_table, open_client, sit
 
 
-async def play_out(clients: list[Client], rng: random.Random) -> list[tuple[int, str]]:
-    """Scripted humans: whoever is to move plays a random legal action until the game ends.
+async def play_out(
+    clients: list[Client], rng: random.Random, stop: Callable[[Client], bool] | None = None
+) -> list[tuple[int, str]]:
+    """Scripted humans: whoever is to move plays a random legal action until the game ends
+    (or until ``stop`` says so, looking at the first client after each action).
 
     Returns the actions the clients sent and had acknowledged, in order.
     """
@@ -24,7 +28,7 @@ async def play_out(clients: list[Client], rng: random.Random) -> list[tuple[int,
     by_seat = {c.seat: c for c in clients}
     while True:
         state = clients[0].state
-        if state["outcome"] is not None:
+        if state["outcome"] is not None or (sent and stop is not None and stop(clients[0])):
             return sent
         mover = by_seat.get(state["to_move"])
         if mover is None:  # a bot moves: wait for the next update

@@ -39,6 +39,10 @@ def serve_command(
             help="Another origin whose pages may connect (repeatable), e.g. behind a proxy.",
         ),
     ] = None,
+    rate_limit: Annotated[
+        float,
+        typer.Option("--rate-limit", min=1, help="Messages a second per WebSocket connection."),
+    ] = 20.0,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve the lobby, the tables and the browser client (http://HOST:PORT/)."""
@@ -54,6 +58,8 @@ def serve_command(
         bot_delay=bot_delay,
         bot_workers=workers,
         allowed_origins=tuple(allow_origin or ()),
+        rate=rate_limit,
+        burst=max(1, round(rate_limit)),
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s: %(name)s: %(message)s")
     uvicorn.run(
