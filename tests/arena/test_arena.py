@@ -13,6 +13,7 @@ import pytest
 
 from odin_cards.arena import (
     ArenaError,
+    BotFailure,
     GameResult,
     bot_stats,
     lineups,
@@ -215,3 +216,30 @@ def test_json_and_png_are_written(tmp_path: Path) -> None:
     plot_stats(stats, tmp_path / "arena.png", "test")
     png = (tmp_path / "arena.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and b"IEND" in png[-16:]
+
+
+def test_levels_registered_at_run_time_reach_the_workers(lowest_level: str) -> None:
+    entrants = make_entrants([lowest_level, "random"])
+    one = run_arena(entrants, games=4, seed=8, options=FAST, workers=1)
+    two = run_arena(entrants, games=4, seed=8, options=FAST, workers=2)
+    assert [_comparable(r) for r in one.results] == [_comparable(r) for r in two.results]
+
+
+class BrokenBot(Bot):
+    level = "broken"
+
+    def choose(
+        self, view: View, legal: Sequence[Action], budget: Budget, rng: random.Random
+    ) -> Action:
+        raise RuntimeError("out of ideas")
+
+
+def test_a_failing_bot_is_reported_with_its_game() -> None:
+    LEVELS["broken"] = Level("broken", "Broken", "test only", BrokenBot, Budget())
+    try:
+        with pytest.raises(
+            BotFailure, match=r"broken at seat \d failed in deal 0, rotation 0 .*: out of ideas"
+        ):
+            run_arena(make_entrants(["broken", "random"]), games=2, options=FAST, workers=1)
+    finally:
+        del LEVELS["broken"]

@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from odin_cards.bots import LEVELS, Budget, Level
 from odin_cards.cli import app
+from odin_cards.rules import GameRecord
+
+from .test_arena import BrokenBot
 
 runner = CliRunner()
 
@@ -48,6 +52,25 @@ def test_arena_command_prints_figures_and_writes_json_and_png(tmp_path: Path) ->
         low, high = bot["win_share_ci95"]
         assert low <= bot["win_share"] <= high
     assert png_file.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_records_and_bot_failures(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["arena", "random", "random", "-n", "2", "--target", "5", "--records", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == ["deal0000-rotation0.json", "deal0000-rotation1.json"]
+    game = GameRecord.from_json((tmp_path / files[1]).read_text()).replay()
+    assert game.is_over and game.seed == "arena:1:0"
+
+    LEVELS["broken"] = Level("broken", "Broken", "test only", BrokenBot, Budget())
+    try:
+        failed = runner.invoke(app, ["arena", "broken", "random", "-n", "2", "-j", "2"])
+    finally:
+        del LEVELS["broken"]
+    assert failed.exit_code == 1
+    assert "bot failure: broken at seat" in failed.output and "out of ideas" in failed.output
 
 
 @pytest.mark.parametrize(

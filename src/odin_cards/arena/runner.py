@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -96,6 +97,20 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+def _context() -> multiprocessing.context.BaseContext:
+    """Fork when this process runs no other thread, else a fresh interpreter per worker.
+
+    Forked workers inherit the caller's state, so levels registered at run time (a
+    tuning script's variants, a test's level) exist in them. A process with other
+    threads must not fork (a child could inherit a lock held by one of them); its
+    workers start fresh and know only the levels registered on import.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
 def play_schedule(
     matches: Sequence[Match],
     entrants: Sequence[Entrant],
@@ -116,11 +131,7 @@ def play_schedule(
             if on_game is not None:
                 on_game(result)
         return results
-    methods = multiprocessing.get_all_start_methods()
-    # Not "fork": the caller may run threads (a progress bar), and a forked child
-    # would inherit their locks.
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(matches)), mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=min(workers, len(matches)), mp_context=_context()) as pool:
         futures: list[Future[GameResult]] = [
             pool.submit(play_match, match, entrants, players, options, keep_records)
             for match in matches

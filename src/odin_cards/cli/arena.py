@@ -70,6 +70,10 @@ def arena_command(
     plot_file: Annotated[
         Path | None, typer.Option("--plot", help="Draw win share and rating as a PNG here.")
     ] = None,
+    records: Annotated[
+        Path | None,
+        typer.Option("--records", help="Write every game's record here (for odin replay)."),
+    ] = None,
 ) -> None:
     """Bots against each other: win share (95% CI), points per hand, rating, think time.
 
@@ -93,6 +97,8 @@ def arena_command(
     for path in (json_file, plot_file):
         if path is not None and not path.parent.is_dir():
             raise typer.BadParameter(f"the folder of {path} does not exist")
+    if records is not None and records.exists() and not records.is_dir():
+        raise typer.BadParameter(f"{records} is not a folder", param_hint="--records")
     deals = -(-games // rotations)
     workers = default_workers() if workers is None else workers
     console.print(
@@ -113,14 +119,18 @@ def arena_command(
         TimeRemainingColumn(),
         console=console,
         transient=True,
+        auto_refresh=False,  # no refresh thread: the workers may then be forked
     ) as progress:
         task = progress.add_task("playing", total=deals * rotations)
 
         def advance(_: GameResult) -> None:
             progress.advance(task)
+            progress.refresh()
 
         try:
-            run = run_arena(entrants, games, seats, seed, options, workers, advance)
+            run = run_arena(
+                entrants, games, seats, seed, options, workers, advance, records is not None
+            )
         except BotFailure as error:
             console.print(f"[red]bot failure: {error}[/red]")
             raise typer.Exit(1) from None
@@ -158,6 +168,12 @@ def arena_command(
         " mu±sigma ranked by final points; think: 95th percentile of decision times"
         " (wall clock, all workers running)[/dim]"
     )
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+        for result in run.results:
+            name = f"deal{result.deal:04d}-rotation{result.rotation}.json"
+            (records / name).write_text(result.record or "")
+        console.print(f"wrote {len(run.results)} game records to {records}/")
     if json_file is not None:
         write_json(run, json_file, stats)
         console.print(f"wrote the results to {json_file}")
