@@ -24,7 +24,7 @@ from ..movelog import event_line
 from ..rules import Game, OdinError, public_events
 from .cards import SORTS, cards_text
 from .commands import HELP, parse_command
-from .hint import give_hint
+from .hint import give_hint, strongest_level
 from .render import hand_events, hand_line, sort_choices, turn_view, what_to_do
 
 
@@ -148,7 +148,7 @@ class PlaySession:
         self.console.print(Text(f"✗ {message}", style="bold red"))
 
     def _hint(self) -> None:
-        level = self.hint_level or list(LEVELS)[-1]
+        level = self.hint_level or strongest_level()
         if self.console.is_terminal:
             with self.console.status(f"{LEVELS[level].name} is thinking…"):
                 hint = give_hint(level, self.game, self.hint_rng)
