@@ -66,7 +66,7 @@ def test_records_and_bot_failures(tmp_path: Path) -> None:
 
     LEVELS["broken"] = Level("broken", "Broken", "test only", BrokenBot, Budget())
     try:
-        failed = runner.invoke(app, ["arena", "broken", "random", "-n", "2", "-j", "2"])
+        failed = runner.invoke(app, ["arena", "broken", "random", "-n", "2", "-j", "1"])
     finally:
         del LEVELS["broken"]
     assert failed.exit_code == 1

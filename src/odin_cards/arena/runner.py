@@ -57,7 +57,14 @@ def play_match(
 ) -> GameResult:
     """Play one whole game of the schedule."""
     game = Game.new(players, options, match.seed)
-    bots = [make_bot(entrants[e].key) for e in match.lineup]
+    try:
+        bots = [make_bot(entrants[e].key) for e in match.lineup]
+    except KeyError as error:
+        # A level registered at run time in a process whose workers start fresh.
+        raise BotFailure(
+            f"{error.args[0]} (in a worker process: levels registered at run time reach"
+            " workers only when the caller runs a single thread; else use one worker)"
+        ) from None
     budgets = [entrants[e].budget for e in match.lineup]
     rngs = [random.Random(f"odin-arena:{match.seed}:{match.rotation}:{s}") for s in range(players)]
     times: list[list[float]] = [[] for _ in range(players)]
