@@ -25,6 +25,7 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
+	scripts/ensure-chromium
 	$(BIN)/pytest
 
 bench: $(STAMP)

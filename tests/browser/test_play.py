@@ -86,9 +86,7 @@ def _take_turn(page: Page, state: dict[str, Any], tap: bool, shot: Path | None =
 
 
 def _no_horizontal_overflow(page: Page) -> None:
-    widths = page.evaluate(
-        "() => [document.documentElement.scrollWidth, window.innerWidth]"
-    )
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert widths[0] <= widths[1], f"page is {widths[0]}px wide in a {widths[1]}px window"
 
 
@@ -154,6 +152,15 @@ def test_two_people_and_a_bot_play_a_hand(browser: Browser, server: str, artifac
             card_box = card.bounding_box()
             assert card_box is not None and card_box["x"] + card_box["width"] <= PHONE["width"]
             assert card_box["width"] >= 44 and card_box["height"] >= 44  # touch targets
+
+        # A dropped connection comes back by itself and resumes at the same position.
+        seen = bob.evaluate("window.odin.version")
+        welcomes = bob.evaluate("window.odin.connection.welcomes")
+        bob.evaluate("window.odin.connection.socket.close()")
+        bob.wait_for_function("n => window.odin.connection.welcomes > n", arg=welcomes)
+        expect(bob.locator(".conn.conn-open")).to_be_visible()
+        assert bob.evaluate("window.odin.version") >= seen
+        expect(bob.get_by_test_id("hand").locator("button.card")).to_have_count(9)
 
         # An illegal action sent anyway (a card Ann does not hold) is explained and
         # changes nothing.
@@ -243,7 +250,8 @@ def test_two_people_and_a_bot_play_a_hand(browser: Browser, server: str, artifac
         expect(ann.get_by_test_id("hand").locator("button.card")).to_have_count(9)
         assert ann.evaluate("window.odin.seat") == 0 and bob.evaluate("window.odin.seat") == 1
 
-        print(f"\nscreenshots: {' '.join(str(paths[k]) for k in sorted(taken))} {final_shot} {replay_shot}")
+        saved = [paths[k] for k in sorted(taken)] + [final_shot, replay_shot]
+        print("\nscreenshots:", *saved)
         assert not errors, errors
     finally:
         for context in (ann_context, bob_context, watcher_context):

@@ -31,6 +31,7 @@ export class Connection {
     this.pending = null; // {id, action, version, resent, needsResend}
     this.log = []; // the last messages received, for debugging and tests
     this.stopped = false;
+    this.welcomes = 0; // connections the server has accepted (reconnections show here)
   }
 
   url() {
@@ -138,6 +139,7 @@ export class Connection {
     if (this.log.length > 50) this.log.shift();
     switch (msg.type) {
       case "welcome":
+        this.welcomes += 1;
         this.attempt = 0;
         this.handlers.status("open", 0);
         this.handlers.welcome(msg);

@@ -15,6 +15,7 @@ const form = {
   firstLeader: "",
   fourColours: false,
   goat: false,
+  rulesOpen: false,
 };
 let levels = [];
 let created = null;
@@ -156,7 +157,7 @@ function renderForm() {
       ),
       h(
         "details.rules",
-        {},
+        { open: form.rulesOpen, ontoggle: (e) => (form.rulesOpen = e.currentTarget.open) },
         h("summary", {}, t("rule_options")),
         field(
           "next_leader",

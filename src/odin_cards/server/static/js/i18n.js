@@ -108,6 +108,7 @@ export function explainError(code, message) {
     [/^you do not hold (.+)$/, (m) => t("err_not_held", { cards: m[1] })],
     [/^the leader plays one card/, () => t("err_lead_one")],
     [/^you must take one card of the set you beat/, () => t("err_must_take")],
+    [/^it is (.+)'s turn$/, (m) => t("err_whose_turn", { name: m[1] })],
   ];
   let detail = message || "";
   for (const [re, make] of patterns) {

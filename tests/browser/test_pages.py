@@ -1,0 +1,118 @@
+"""The lobby form, the languages, the client-side set rules and the replay page."""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from odin_cards.rules.cards import CARD_TEXT, parse_card
+from odin_cards.rules.sets import set_problem, set_value
+
+pytestmark = pytest.mark.browser
+
+
+def _post(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        return json.load(answer)
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as answer:
+        return json.load(answer)
+
+
+def test_the_form_sends_every_rule_option(browser: Browser, server: str, artifacts: Path) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(server + "/")
+        page.locator('[data-group="players"][data-value="2"]').click()
+        page.locator("#seat-1").select_option("random")
+        page.locator('[data-group="target"][data-value="custom"]').click()
+        page.locator("#custom-target").fill("12")
+        page.locator("details.rules summary").click()
+        page.locator('[data-group="next_leader"][data-value="winner"]').click()
+        page.locator("#first-leader").select_option("1")
+        page.locator("#four-colours").check()
+        page.locator("#goat").check()
+        widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1]
+        page.locator("#create").click()
+        invite = page.get_by_test_id("invite").input_value()
+        page.screenshot(path=str(artifacts / "home-phone.png"), full_page=True)
+        table = _get(f"{server}/api/tables/{invite.rsplit('/', 1)[1]}")["table"]
+        assert table["players"] == 2
+        assert [s["bot"] for s in table["seats"]] == [None, "random"]
+        assert table["options"] == {
+            "target": 12,
+            "one_hand": False,
+            "next_leader": "winner",
+            "first_leader": 1,
+            "colours": 4,
+            "goat": True,
+        }
+    finally:
+        context.close()
+
+
+def test_language_from_the_browser_then_from_the_menu(browser: Browser, server: str) -> None:
+    context = browser.new_context(locale="de-DE")
+    try:
+        page = context.new_page()
+        page.goto(server + "/")
+        expect(page.locator("#create")).to_have_text("Tisch eröffnen")
+        assert page.evaluate("document.documentElement.lang") == "de"
+        with page.expect_navigation():
+            page.locator("#language").select_option("sv")
+        expect(page.locator("#create")).to_have_text("Skapa bordet")
+        page.reload()
+        expect(page.locator("#create")).to_have_text("Skapa bordet")
+        assert page.locator("#language").input_value() == "sv"
+    finally:
+        context.close()
+
+
+def test_client_set_rules_agree_with_the_engine(browser: Browser, server: str) -> None:
+    """Values and set checks computed in the browser equal the engine's, card for card."""
+    rng = random.Random(4)
+    selections = [rng.sample(CARD_TEXT, rng.randint(1, 5)) for _ in range(400)]
+    selections += [["X0"], ["X0", "B3", "B6"], ["X0", "B5", "R5"], ["B5", "R5", "K5"]]
+    page = browser.new_page()
+    try:
+        page.goto(server + "/")
+        answers = page.evaluate(
+            """async (selections) => {
+                const cards = await import("/static/js/cards.js");
+                return selections.map((s) => [cards.setValue(s), cards.setProblem(s) === null]);
+            }""",
+            selections,
+        )
+    finally:
+        page.close()
+    for selection, (value, is_set) in zip(selections, answers, strict=True):
+        mask = sum(1 << parse_card(card) for card in selection)
+        assert value == set_value(mask), selection
+        assert is_set == (set_problem(mask) is None), selection
+
+
+def test_replay_of_a_running_game_waits_for_the_end(browser: Browser, server: str) -> None:
+    table = _post(f"{server}/api/tables", {"players": 2, "bots": {"0": "random"}, "options": {}})
+    table_id = table["table"]["id"]
+    page = browser.new_page()
+    try:
+        page.goto(f"{server}/t/{table_id}/replay")
+        expect(page.get_by_test_id("replay-message")).to_contain_text("once the game is over")
+        expect(page.get_by_role("link", name="Watch it live")).to_have_attribute(
+            "href", f"/t/{table_id}/watch"
+        )
+    finally:
+        page.close()
