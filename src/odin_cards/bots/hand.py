@@ -103,16 +103,12 @@ def decompose(hand: int) -> list[int]:
     return best_sets
 
 
-def numbers_of(mask: int) -> int:
+_ROW_PIPS: Final = tuple(sum(n + 1 for n in range(9) if row >> n & 1) for row in range(512))
+
+
+def pips(mask: int) -> int:
     """Sum of the card numbers in ``mask`` (the Goat counts 0): a rough strength."""
-    total = 0
-    for colour in range(6):
-        row = (mask >> (9 * colour)) & ROW
-        while row:
-            low = row & -row
-            total += low.bit_length()
-            row ^= low
-    return total
+    return sum(_ROW_PIPS[(mask >> (9 * colour)) & ROW] for colour in range(6))
 
 
 def points(hand: int) -> int:
@@ -120,4 +116,4 @@ def points(hand: int) -> int:
     return hand.bit_count() + (4 if hand & GOAT_BIT else 0)
 
 
-__all__ = ["colour_rows", "decompose", "is_one_set", "min_sets", "numbers_of", "points"]
+__all__ = ["colour_rows", "decompose", "is_one_set", "min_sets", "pips", "points"]

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..rules.actions import PASS_ACTION, Action
-from .hand import GOAT_BIT, ROW, min_sets, points
+from .hand import GOAT_BIT, ROW, min_sets, pips, points
 
 SET_WEIGHT: Final = 1.0
 """Cost of one more set in hand: roughly one more turn needed to go out."""
@@ -44,6 +44,14 @@ FINISH_BONUS: Final = 1.0
 """A play that leaves one set in hand, beatable: a chance to go out."""
 DENY_BONUS: Final = 1.5
 """Beating the set of an opponent about to go out, so that they do not lead."""
+CONTROL_BONUS: Final = 0.0
+"""A play nobody can beat: the seat leads next and sheds a card for free."""
+STRENGTH_WEIGHT: Final = 0.05
+"""Worth of one pip in hand: high cards win rounds, low singles are a burden."""
+PLAY_THRESHOLD: Final = 0.0
+"""How much a play must improve the hand to be preferred to passing."""
+LEAD_LOW: Final = 0.01
+"""Among equally good leads, lower cards first (negative: higher first)."""
 DANGER_SIZE: Final = 2
 """An opponent with this many cards or fewer may go out at their next chance."""
 
@@ -52,7 +60,7 @@ _POWERS: Final = tuple(10.0**i for i in range(11))
 
 def hand_cost(hand: int, card_weight: float = CARD_WEIGHT) -> float:
     """How bad a hand is: sets still to play plus weighted points (lower is better)."""
-    return SET_WEIGHT * min_sets(hand) + card_weight * points(hand)
+    return SET_WEIGHT * min_sets(hand) + card_weight * points(hand) - STRENGTH_WEIGHT * pips(hand)
 
 
 def best_take(hand: int, beaten: int, card_weight: float = CARD_WEIGHT) -> int:
@@ -81,16 +89,22 @@ def _number(bit: int) -> int:
     return (bit.bit_length() - 1) % 9 + 1
 
 
-def can_beat(pool: int, max_size: int, size: int, value: int) -> bool:
-    """Whether cards of ``pool`` could form a set beating ``size`` cards worth ``value``.
+NEVER: Final = 10**10
+"""A threshold no set reaches: whatever is played can be beaten."""
 
-    ``max_size`` is the largest hand among the seats that could answer: nobody plays
-    more cards than they hold. This is what "safe" means for the seat that asks:
-    ``pool`` is every card another seat might hold.
+
+def best_answer(pool: int, max_size: int, size: int) -> int:
+    """The highest value another seat might play on a set of ``size`` cards.
+
+    A set of ``size`` cards worth at least this cannot be beaten. ``pool`` is every
+    card another seat might hold, ``max_size`` the largest hand among them (nobody
+    plays more cards than they hold). Returns -1 when nobody can answer ``size``
+    cards at all and :data:`NEVER` when some seat might play ``size + 1`` cards.
     """
     if size > max_size:
-        return False
+        return -1
     goat = bool(pool & GOAT_BIT)
+    longer = size + 1 <= max_size
     counts = [0] * 9
     best = 0
     for colour in range(6):
@@ -98,8 +112,8 @@ def can_beat(pool: int, max_size: int, size: int, value: int) -> bool:
         if not row:
             continue
         n = row.bit_count()
-        if size + 1 <= max_size and (n >= size + 1 or (goat and n >= size)):
-            return True
+        if longer and (n >= size + 1 or (goat and n >= size)):
+            return NEVER
         if n >= size or (goat and n >= size - 1 and size >= 2):
             digits: list[int] = []
             r = row
@@ -120,11 +134,16 @@ def can_beat(pool: int, max_size: int, size: int, value: int) -> bool:
     repunit = (10**size - 1) // 9
     for number in range(8, -1, -1):
         n = counts[number]
-        if size + 1 <= max_size and n >= size + 1:
-            return True
+        if longer and n >= size + 1:
+            return NEVER
         if n >= size and (number + 1) * repunit > best:
             best = (number + 1) * repunit
-    return best > value
+    return best
+
+
+def can_beat(pool: int, max_size: int, size: int, value: int) -> bool:
+    """Whether cards of ``pool`` could form a set beating ``size`` cards worth ``value``."""
+    return value < best_answer(pool, max_size, size)
 
 
 def choose(
@@ -186,20 +205,18 @@ def _lead(
             return action  # the finishing lead (or the last card): the hand is won
     for action in legal:
         rest = hand ^ action.mask
-        score = hand_cost(rest, weight)
         number = _number(action.mask)
-        if last_card_threat or is_one_set_after(rest):
-            # Win the lead back (or stop a one-card seat going out): lead high.
-            score -= 0.01 * number
+        if last_card_threat:
+            # A seat with one card goes out by beating a single: lead the highest.
+            score = -number + 0.001 * hand_cost(rest, weight)
+        elif min_sets(rest) == 1:
+            # If this card wins the round, the rest is a finishing lead: lead it high.
+            score = -100.0 - number
         else:
-            score += 0.01 * number
+            score = hand_cost(rest, weight) + LEAD_LOW * number
         if score < best_score:
             best_score, best = score, action
     return best
-
-
-def is_one_set_after(hand: int) -> bool:
-    return bool(hand) and min_sets(hand) == 1
 
 
 def _follow(
@@ -215,9 +232,12 @@ def _follow(
 ) -> Action:
     base = hand_cost(hand, weight)
     deny = table_player != seat and sizes[table_player] <= DANGER_SIZE + 1
-    max_other = -1
+    max_other = _max_other_size(seat, players, sizes)
+    size = table.size
+    safe_same = best_answer(others, max_other, size)
+    safe_more = best_answer(others, max_other, size + 1)
     best: Action = PASS_ACTION
-    best_gain = 0.0 if not deny else -DENY_BONUS
+    best_gain = PLAY_THRESHOLD - (DENY_BONUS if deny else 0.0)
     for action in legal:
         if action.kind != 2:
             continue
@@ -227,13 +247,11 @@ def _follow(
         rest = hand ^ mask
         after = rest | best_take(rest, table.mask, weight)
         gain = base - hand_cost(after, weight)
+        safe = action.value >= (safe_same if action.size == size else safe_more)
         if min_sets(after) == 1:
-            if max_other < 0:
-                max_other = _max_other_size(seat, players, sizes)
-            if can_beat(others, max_other, action.size, action.value):
-                gain += FINISH_BONUS
-            else:
-                gain += SAFE_FINISH_BONUS
+            gain += SAFE_FINISH_BONUS if safe else FINISH_BONUS
+        elif safe:
+            gain += CONTROL_BONUS
         # Among equal plays keep strong sets for later: the cheapest beating set wins.
         gain -= 0.001 * _strength(action)
         if gain > best_gain:
@@ -248,4 +266,4 @@ def _strength(action: Action) -> float:
     return action.value / _POWERS[action.size - 1]
 
 
-__all__ = ["best_take", "can_beat", "choose", "hand_cost"]
+__all__ = ["best_answer", "best_take", "can_beat", "choose", "hand_cost"]
