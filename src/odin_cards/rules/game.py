@@ -250,49 +250,72 @@ class Game:
         """The cards of ``seat`` as a bitmask (full state: never show this to others)."""
         return self.hands[seat]
 
-    def problem(self, action: Action) -> str | None:
-        """Why ``action`` is illegal for the seat to move, or ``None`` if it is legal."""
+    def _verdict(self, action: Action) -> str | None:
+        """``None`` if ``action`` is legal, else the name of the rule it breaks.
+
+        Cheap (no text is built), so :meth:`is_legal` can be asked for every action id.
+        """
         phase = self.phase
         if phase == OVER:
-            return "the game is over"
+            return "over"
         kind = action.kind
         if phase == CHOOSE_TAKE:
             beaten = self.beaten
             assert beaten is not None
-            if kind == TAKE and action.mask & beaten.mask:
-                return None
-            options = " or ".join(f"{c}" for c in mask_text(beaten.mask).split())
-            return f"you must take one card of the set you beat: {options}"
+            return None if kind == TAKE and action.mask & beaten.mask else "must_take"
         if kind == TAKE:
-            return "there is nothing to take now: take comes right after you beat a set"
-        hand = self.hands[self.to_move]
+            return "nothing_to_take"
         if kind == PASS:
-            return "the leader cannot pass" if phase == LEAD else None
-        missing = action.mask & ~hand
-        if missing:
-            return f"you do not hold {_and(mask_text(missing))}"
+            return "leader_pass" if phase == LEAD else None
+        hand = self.hands[self.to_move]
+        if action.mask & ~hand:
+            return "not_held"
         if phase == LEAD:
             if action.size == 1 or action is finishing_lead(hand):
                 return None
+            return "lead_size"
+        table = self.table
+        assert table is not None
+        if action.size != table.size and action.size != table.size + 1:
+            return "follow_size"
+        if action.value <= table.value:
+            return "too_low"
+        return None
+
+    def is_legal(self, action: Action) -> bool:
+        return self._verdict(action) is None
+
+    def problem(self, action: Action) -> str | None:
+        """Why ``action`` is illegal for the seat to move, in game terms; ``None`` if legal."""
+        verdict = self._verdict(action)
+        if verdict is None:
+            return None
+        if verdict == "over":
+            return "the game is over"
+        if verdict == "must_take":
+            assert self.beaten is not None
+            options = " or ".join(mask_text(self.beaten.mask).split())
+            return f"you must take one card of the set you beat: {options}"
+        if verdict == "nothing_to_take":
+            return "there is nothing to take now: take comes right after you beat a set"
+        if verdict == "leader_pass":
+            return "the leader cannot pass"
+        if verdict == "not_held":
+            missing = action.mask & ~self.hands[self.to_move]
+            return f"you do not hold {_and(mask_text(missing))}"
+        if verdict == "lead_size":
             return (
                 "the leader plays one card, or the whole hand at once when it is all one"
                 " colour or all one number"
             )
         table = self.table
         assert table is not None
-        if action.size not in (table.size, table.size + 1):
+        if verdict == "follow_size":
             n = table.size
             return (
                 f"the table has {_cards(n)}: play {n} or {n + 1} cards, or pass (not {action.size})"
             )
-        if action.value <= table.value:
-            return (
-                f"{mask_text(action.mask)} is worth {action.value} and does not beat {table.value}"
-            )
-        return None
-
-    def is_legal(self, action: Action) -> bool:
-        return self.problem(action) is None
+        return f"{mask_text(action.mask)} is worth {action.value} and does not beat {table.value}"
 
     # ----------------------------------------------------------------- changes
 
@@ -312,9 +335,8 @@ class Game:
             raise GameOverError("the game is over")
         if seat is not None and seat != self.to_move:
             raise NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
-        problem = self.problem(action)
-        if problem is not None:
-            raise IllegalActionError(problem)
+        if self._verdict(action) is not None:
+            raise IllegalActionError(self.problem(action))
         start = len(self.history)
         self._step(action)
         return self.history[start:]
@@ -430,7 +452,9 @@ class Game:
         return other
 
     def _key(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in Game.__slots__)
+        # ``deals`` is where the cards came from, not part of the position: a replayed
+        # record injects the deals that the original drew from its seed.
+        return tuple(getattr(self, name) for name in Game.__slots__ if name != "deals")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self._key() == other._key()
@@ -438,9 +462,13 @@ class Game:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
+        if self.phase == OVER:
+            return (
+                f"<Game {self.players} players, over after {self.hand_number} hands, {self.scores}>"
+            )
         return (
             f"<Game {self.players} players, hand {self.hand_number + 1}, scores {self.scores},"
-            f" {self.decision or 'over'}>"
+            f" {self.decision}>"
         )
 
     # ------------------------------------------------------- views and records
