@@ -38,7 +38,7 @@ async function start() {
     h(
       "div.home-grid",
       {},
-      h("section.panel.create", { "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t("new_table")), formBox, resultBox),
+      h("section.panel.create", { "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t("new_table")), resultBox, formBox),
       h(
         "div.lists",
         {},
@@ -239,7 +239,7 @@ function renderCreated() {
       h("div.actions", {}, h("a.button.primary", { href: path, id: "go-to-table" }, t("go_to_table"))),
     ),
   );
-  resultBox.scrollIntoView({ behavior: "smooth", block: "nearest" });
+  resultBox.firstChild.scrollIntoView({ behavior: "smooth", block: "start" });
 }
 
 // ------------------------------------------------------------------ the lists

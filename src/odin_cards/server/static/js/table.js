@@ -11,7 +11,7 @@ import { Connection } from "./connection.js";
 import { handSummaries, passedSeats, winnersOf } from "./history.js";
 import { explainError, initI18n, t } from "./i18n.js";
 import { optionsSummaryText } from "./options-text.js";
-import { backsEl, cardEl, cardRow, clear, h, seatName, setLevels, setupHeader, toast } from "./ui.js";
+import { backsEl, cardEl, cardRow, clear, h, levelName, seatName, setLevels, setupHeader, toast } from "./ui.js";
 
 const SORT_KEY = "odin.sort";
 
@@ -30,7 +30,10 @@ const S = {
   status: "connecting",
   summarySeen: 0, // number of hand summaries already shown (or present at load)
   summaryOpen: null,
+  announced: "",
   loaded: false,
+  nameDraft: null, // the name being typed in the join form
+  nameFocused: false,
 };
 
 // Test and debugging hook: the page's own view only (never anything hidden from it).
@@ -38,6 +41,8 @@ window.odin = S;
 
 const main = document.getElementById("main");
 const statusEl = h("span.conn", { role: "status", "aria-live": "polite" });
+const announcer = h("div.visually-hidden", { "aria-live": "assertive", id: "announcer" });
+document.body.append(announcer);
 
 function names() {
   return (S.state && S.state.names) || (S.table ? S.table.seats.map((s) => s.name || null) : []);
@@ -101,7 +106,7 @@ function onStatus(status, attempt) {
     status === "open" ? t("conn_open") : status === "connecting" ? t("conn_connecting") : t("conn_reconnecting", { n: attempt });
   statusEl.textContent = text;
   statusEl.className = `conn conn-${status}`;
-  renderActions();
+  refresh(renderActions);
 }
 
 function onWelcome(msg) {
@@ -156,7 +161,7 @@ function onUpdate(msg) {
 }
 
 function onAck() {
-  renderActions();
+  refresh(renderActions);
 }
 
 function onError(msg, { resent }) {
@@ -172,7 +177,7 @@ function onError(msg, { resent }) {
     return;
   }
   toast(explainError(msg.code, msg.message), "error");
-  renderActions();
+  refresh(renderActions);
 }
 
 function onTable(msg) {
@@ -185,7 +190,7 @@ function onTable(msg) {
 function act(action) {
   if (!S.connection || S.connection.busy) return;
   S.connection.act(action, S.version);
-  renderActions();
+  refresh(renderActions);
 }
 
 function legal() {
@@ -196,11 +201,17 @@ function legalSet() {
   return new Set(legal().map(normalizeAction));
 }
 
+/** Redraw part of the page without losing the keyboard focus. */
+function refresh(...parts) {
+  const focused = focusKey();
+  for (const part of parts) part();
+  restoreFocus(focused);
+}
+
 function toggleCard(card) {
   if (S.selection.has(card)) S.selection.delete(card);
   else S.selection.add(card);
-  renderHand();
-  renderActions();
+  refresh(renderHand, renderActions);
 }
 
 function playSelection() {
@@ -258,8 +269,44 @@ async function playAgain() {
 
 // ---------------------------------------------------------------- rendering
 
+/** Keep keyboard focus on the same control across a re-render (a card, a button). */
+function focusKey() {
+  const el = document.activeElement;
+  if (!el || el === document.body || !main.contains(el)) return null;
+  if (el.dataset.card) return `[data-card="${el.dataset.card}"]`;
+  if (el.dataset.testid) return `[data-testid="${el.dataset.testid}"]`;
+  if (el.id) return `#${el.id}`;
+  return null;
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  const el = main.querySelector(`${key}:not([disabled])`) || main.querySelector('[data-testid="hand"] button');
+  if (el) el.focus({ preventScroll: true });
+}
+
+/** Tell screen readers (and the tab title) when the turn changes, once per change. */
+function announce(st) {
+  const text = st ? turnText(st) : "";
+  if (text && text !== S.announced) {
+    S.announced = text;
+    announcer.textContent = text;
+    if (st && isMine(st.to_move) && !st.outcome && navigator.vibrate) navigator.vibrate(80);
+  }
+}
+
 function render() {
   if (!S.table) return;
+  const focused = focusKey();
+  try {
+    draw();
+  } finally {
+    restoreFocus(focused);
+    announce(S.table.status === "waiting" ? null : S.state);
+  }
+}
+
+function draw() {
   document.title = titleText();
   clear(main);
   const waiting = S.table.status === "waiting";
@@ -299,10 +346,21 @@ function renderJoin() {
     type: "text",
     maxlength: "24",
     autocomplete: "nickname",
-    value: savedName(),
+    value: S.nameDraft ?? savedName(),
     placeholder: t("your_name"),
     "aria-label": t("your_name"),
   });
+  // The page re-renders when someone else sits down: keep what is being typed, and focus.
+  input.addEventListener("input", () => (S.nameDraft = input.value));
+  input.addEventListener("keydown", (e) => {
+    const first = S.table.seats.find((seat) => !seat.taken && !seat.bot);
+    if (e.key === "Enter" && first) join(first.seat, input);
+  });
+  requestAnimationFrame(() => {
+    if (document.activeElement === document.body || S.nameFocused) input.focus();
+  });
+  input.addEventListener("focus", () => (S.nameFocused = true));
+  input.addEventListener("blur", () => (S.nameFocused = false));
   const free = S.table.seats.filter((s) => !s.taken && !s.bot);
   const seats = free.length
     ? free.map((s) =>
@@ -331,7 +389,7 @@ function renderWaiting() {
         "li",
         { class: isMine(s.seat) ? "me" : "" },
         h("span.seat-no", {}, t("seat_n", { n: s.seat + 1 })),
-        h("span.seat-who", {}, s.bot ? t("bot_name", { level: s.bot, n: s.seat + 1 }) : s.taken ? s.name || t("taken") : t("free_seat")),
+        h("span.seat-who", {}, s.bot || s.taken ? nameOf(s.seat) : t("free_seat")),
         isMine(s.seat) ? h("span.badge.you", {}, t("you")) : null,
       ),
     ),
@@ -368,7 +426,7 @@ function renderGame() {
   const mineTurn = isMine(st.to_move) && !st.outcome;
   const summaries = st.outcome ? handSummaries(S.events, st.players) : [];
   const summary = S.summaryOpen || summaries[summaries.length - 1] || null;
-  const banner = h("div.turn-banner", { id: "turn", "data-testid": "turn", "aria-live": "polite", class: mineTurn ? "mine" : "" }, turnText(st));
+  const banner = h("div.turn-banner", { id: "turn", "data-testid": "turn", class: mineTurn ? "mine" : "" }, turnText(st));
   const sub = h(
     "div.game-meta",
     {},
@@ -406,7 +464,7 @@ function renderPlayers(st) {
       if (passed.has(seat)) classes.push("passed");
       const badges = [];
       if (isMine(seat)) badges.push(h("span.badge.you", {}, t("you")));
-      if (info && info.bot) badges.push(h("span.badge.bot", {}, t("bot_badge", { level: info.bot })));
+      if (info && info.bot) badges.push(h("span.badge.bot", {}, t("bot_badge", { level: levelName(info.bot) })));
       if (seat === st.to_move && !st.outcome) badges.push(h("span.badge.turn", {}, t("to_move")));
       if (passed.has(seat)) badges.push(h("span.badge.pass", {}, t("passed")));
       if (seat === st.hand_leader) badges.push(h("span.badge.leader", { title: t("hand_leader") }, t("hand_leader_short")));
@@ -478,10 +536,11 @@ function renderHand() {
         {
           type: "button",
           "aria-pressed": S.sortBy === by ? "true" : "false",
+          "data-testid": `sort-${by}`,
           onclick: () => {
             S.sortBy = by;
             localStorage.setItem(SORT_KEY, by);
-            renderHand();
+            refresh(renderHand, renderActions);
           },
         },
         t(`sort_${by}`),
@@ -540,10 +599,10 @@ function renderActions() {
       {
         type: "button",
         disabled: !selection.length,
+        "data-testid": "clear",
         onclick: () => {
           S.selection.clear();
-          renderHand();
-          renderActions();
+          refresh(renderHand, renderActions);
         },
       },
       t("clear"),

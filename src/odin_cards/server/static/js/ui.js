@@ -116,14 +116,31 @@ export function icon(name) {
   return svg;
 }
 
-/** A seat's display name: the player's name, the bot level, or "Seat n". */
-export function seatName(seat, names, table) {
+function baseName(seat, names, table) {
   const name = names && names[seat];
   if (name) return name;
   const info = table && table.seats && table.seats[seat];
   if (info && info.name) return info.name;
   if (info && info.bot) return t("bot_name", { level: levelNames[info.bot] || info.bot, n: seat + 1 });
   return t("seat_n", { n: seat + 1 });
+}
+
+/**
+ * A seat's display name: the player's name, the bot level, or "Seat n". Names that
+ * occur twice at the table (two "Random bot"s, two Annas) get the seat number added.
+ */
+export function seatName(seat, names, table) {
+  const name = baseName(seat, names, table);
+  const count = (names && names.length) || (table && table.seats && table.seats.length) || 0;
+  for (let other = 0; other < count; other++) {
+    if (other !== seat && baseName(other, names, table) === name) return `${name} (${seat + 1})`;
+  }
+  return name;
+}
+
+/** A bot level's display name ("Random"), or its key when the levels are unknown. */
+export function levelName(key) {
+  return levelNames[key] || key;
 }
 
 export function clear(el) {
