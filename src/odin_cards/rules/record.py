@@ -51,7 +51,9 @@ class GameRecord:
             options = Options.from_dict(data["options"])
             events = tuple(data["events"])
             return cls(data["players"], options, data["seed"], events, data.get("outcome"))
-        except (KeyError, TypeError, OptionsError) as error:
+        except KeyError as error:
+            raise RecordError(f"broken game record: no {error} field") from None
+        except (TypeError, OptionsError) as error:
             raise RecordError(f"broken game record: {error}") from None
 
     @classmethod
