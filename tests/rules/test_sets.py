@@ -13,7 +13,8 @@ from odin_cards.rules import (
     set_problem,
     set_value,
 )
-from odin_cards.rules.cards import mask_of, parse_card
+from odin_cards.rules.cards import mask_of, number_mask_of, parse_card
+from odin_cards.rules.legal import beating_plays, leads
 
 from . import oracle
 from .strategies import card_lists, colour_sets, number_sets
@@ -106,3 +107,19 @@ def test_parser_accepts_any_case_spacing_and_commas() -> None:
     assert parse_action("play b7, B3").text == "play B3 B7"
     assert parse_action("play o5 k5").text == "play K5 O5"
     assert parse_action("play b3 x0").text == "play X0 B3"
+
+
+@given(
+    card_lists(min_size=1, max_size=9),
+    st.one_of(colour_sets(), number_sets(), card_lists(max_size=1)),
+)
+def test_fast_follow_generation_matches_the_rules(hand: list[str], table: list[str]) -> None:
+    hand = [c for c in hand if c not in table]
+    hand_mask = mask(hand)
+    plays = beating_plays(hand_mask, number_mask_of(hand_mask), len(table), oracle.value(table))
+    assert sorted(a.text for a in plays) == oracle.legal_plays(hand, table)
+
+
+@given(card_lists(min_size=1, max_size=9))
+def test_fast_lead_generation_matches_the_rules(hand: list[str]) -> None:
+    assert sorted(a.text for a in leads(mask(hand))) == oracle.legal_plays(hand, [])

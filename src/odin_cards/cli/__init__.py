@@ -8,7 +8,7 @@ from . import arena, bench, play, replay, serve, simulate, traces
 
 app = typer.Typer(
     name="odin",
-    help="Odin, the card game: simulate, replay, check traces, benchmark.",
+    help="Odin, the card game: play in the terminal or the browser, bots, arena, engine tools.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
