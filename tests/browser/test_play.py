@@ -72,7 +72,13 @@ def _take_turn(page: Page, state: dict[str, Any], tap: bool, shot: Path | None =
     if plays:
         for card in plays[0].split()[1:]:
             button = page.locator(f'[data-testid="hand"] button[data-card="{card}"]')
-            press(button)
+            if tap:
+                button.tap()
+            else:
+                # The desktop player uses the keyboard: focus stays on the card it toggled.
+                button.focus()
+                page.keyboard.press("Space")
+                assert page.evaluate("document.activeElement.dataset.card") == card
             expect(button).to_have_attribute("aria-pressed", "true")
         play = page.get_by_test_id("play")
         expect(play).to_be_enabled()

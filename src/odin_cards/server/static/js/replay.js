@@ -191,6 +191,7 @@ function noteText(step) {
 }
 
 function render() {
+  const scrollY = window.scrollY;
   const step = R.steps[R.index];
   const last = R.steps.length - 1;
   const players = R.record.players;
@@ -281,8 +282,16 @@ function render() {
       h("div.layout", {}, h("div.board", {}, final, h("section.players.rp-players", {}, seats), tableArea), h("aside.side", {}, h("section.panel.log-panel", {}, h("h2", {}, t("move_log")), log))),
     ),
   );
-  const current = main.querySelector(".rp-log li.current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  window.scrollTo(0, scrollY);
+  // Keep the current move in view inside the log, without scrolling the page.
+  const list = main.querySelector(".rp-log");
+  const current = list && list.querySelector("li.current");
+  if (current) {
+    const top = current.offsetTop;
+    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
 }
 
 start();

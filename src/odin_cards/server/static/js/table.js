@@ -437,8 +437,8 @@ function renderGame() {
   const board = h(
     "div.board",
     {},
-    summary ? renderSummary(summary) : null,
     st.outcome ? renderFinal(st) : null,
+    summary ? renderSummary(summary) : null,
     renderPlayers(st),
     st.outcome ? null : renderTableArea(st),
     S.seat !== null && st.hand && !st.outcome ? h("section.myhand", { id: "me", "aria-label": t("your_hand") }) : null,
