@@ -43,6 +43,7 @@ class Stats:
     actions: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     games: int = 0
+    connected: int = 0
 
 
 @dataclass
@@ -72,6 +73,7 @@ class Seat:
             url = self.base.replace("http://", "ws://") + f"/ws/{self.table}"
             async with connecting:  # not thousands of handshakes at once
                 connection = await connect(url, max_queue=None, open_timeout=60)
+            self.stats.connected += 1
             async with connection:
                 self.connection = connection
                 await connection.send(json.dumps({"type": "hello", "token": self.token}))
@@ -189,19 +191,24 @@ def percentile(values: list[float], share: float) -> float:
 async def main(args: argparse.Namespace) -> None:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    data = Path(tempfile.mkdtemp(prefix="odin-load-"))
-    odin = Path(sys.executable).with_name("odin")
-    command = [str(odin), "serve", "--port", str(port), "--data-dir", str(data)]
-    command += ["--bot-delay", "0", "--rate-limit", "1000", "--log-level", "warning"]
-    if args.database_url:
-        command += ["--database-url", args.database_url]
-    print("server:", " ".join(command), flush=True)
-    with (data / "serve.log").open("wb") as log:
-        process = subprocess.Popen(command, stderr=log)
+    process: subprocess.Popen[bytes] | None = None
+    if args.url:
+        base = args.url.rstrip("/")
+    else:
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        data = Path(tempfile.mkdtemp(prefix="odin-load-"))
+        odin = Path(sys.executable).with_name("odin")
+        command = [str(odin), "serve", "--port", str(port), "--data-dir", str(data)]
+        command += ["--bot-delay", "0", "--rate-limit", "1000", "--log-level", "warning"]
+        if args.database_url:
+            command += ["--database-url", args.database_url]
+        print("server:", " ".join(command), flush=True)
+        with (data / "serve.log").open("wb") as log:
+            process = subprocess.Popen(command, stderr=log)
     try:
-        await wait_ready(base, process, 60)
+        if process is not None:
+            await wait_ready(base, process, 60)
         started = time.monotonic()
         tokens = await setup_tables(base, args.tables, args.players, args.target)
         print(
@@ -221,13 +228,17 @@ async def main(args: argparse.Namespace) -> None:
 
         tasks = [asyncio.create_task(seat.run(stop, agains, connecting)) for seat in seats]
         await asyncio.sleep(args.warmup)
-        cpu_before = _cpu(process.pid)
+        print(f"{stats.connected} connections opened during the warm-up", flush=True)
+        pid = process.pid if process is not None else None
+        cpu_before = _cpu(pid)
+        own_before = time.process_time()
         stats.measuring = True
         measured = time.monotonic()
         await asyncio.sleep(args.duration)
         stats.measuring = False
         elapsed = time.monotonic() - measured
-        cpu = _cpu(process.pid) - cpu_before
+        cpu = _cpu(pid) - cpu_before
+        own = time.process_time() - own_before
         stop.set()
         for task in tasks:
             task.cancel()
@@ -249,19 +260,22 @@ async def main(args: argparse.Namespace) -> None:
             f"games finished: {stats.games}; errors: {stats.errors or 'none'}"
         )
         print(
-            f"server CPU: {cpu / elapsed * 100:.0f}% of one core; load average now "
-            f"{os.getloadavg()[0]:.2f} (shared machine)"
+            f"CPU: server {cpu / elapsed * 100:.0f}%, clients {own / elapsed * 100:.0f}% of one"
+            f" core; load average now {os.getloadavg()[0]:.2f} (shared machine, 2 cores)"
         )
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        if process is not None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
 
 
-def _cpu(pid: int) -> float:
-    """CPU seconds used so far by the process ``pid`` (Linux /proc)."""
+def _cpu(pid: int | None) -> float:
+    """CPU seconds used so far by the process ``pid`` (Linux /proc; 0 if unknown)."""
+    if pid is None:
+        return 0.0
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
@@ -283,9 +297,14 @@ def cli() -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=300.0, help="hard limit, seconds")
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--url", default=None, help="a running server (loopback) instead of starting one"
+    )
     args = parser.parse_args()
     if args.database_url and not any(h in args.database_url for h in ("@127.0.0.1", "@localhost")):
         parser.error("the benchmark is loopback only: a database on 127.0.0.1 or localhost")
+    if args.url and not args.url.startswith(("http://127.0.0.1:", "http://localhost:")):
+        parser.error("the benchmark is loopback only: --url http://127.0.0.1:PORT")
     return args
 
 

@@ -15,7 +15,7 @@ import logging
 import random
 import secrets
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ..bots import LEVELS
-from ..rules import Game, MalformedActionError, Options, parse_action, public_events
+from ..rules import Game, MalformedActionError, Options, View, parse_action, public_events
 from ..rules.view import make_view
 from . import db
 from . import messages as msg
@@ -35,6 +35,7 @@ from .settings import Settings
 
 log = logging.getLogger(__name__)
 
+STATE_FIELDS = tuple(f.name for f in fields(View) if f.name != "history")
 MAX_NAME = 24
 MAX_TARGET = 100
 MINE_LIMIT = 50
@@ -110,6 +111,7 @@ class LiveTable:
         self.previous_table = previous_table
         self.next_table = next_table
         self.game = Game.new(players, options, seed)
+        self.options_dict = options.to_dict()
         self.actions: list[str] = []
         """Every accepted action's text, in order (what bots' workers replay)."""
         self.client_ids: dict[str, tuple[int, int]] = {}
@@ -142,7 +144,7 @@ class LiveTable:
         return {
             "id": self.id,
             "players": self.players,
-            "options": self.options.to_dict(),
+            "options": self.options_dict,
             "status": self.status,
             "seats": [
                 {"seat": s.seat, "name": s.name, "bot": s.bot, "taken": s.taken} for s in self.seats
@@ -155,10 +157,18 @@ class LiveTable:
         }
 
     def state(self, seat: int | None) -> str:
-        """The ``State`` of the protocol for ``seat`` (JSON): its view, legal actions, names."""
+        """The ``State`` of the protocol for ``seat`` (JSON): its view, legal actions, names.
+
+        The same content as ``View.to_dict()`` without the history, built field by field:
+        ``dataclasses.asdict`` deep-copies every tuple and costs more than the rest of an
+        action together.
+        """
         game = self.game
-        data = make_view(game, seat, history=False).to_dict()
-        del data["history"]
+        view = make_view(game, seat, history=False)
+        data: dict[str, Any] = {name: getattr(view, name) for name in STATE_FIELDS}
+        data["options"] = self.options_dict
+        if view.outcome is not None:
+            data["outcome"] = asdict(view.outcome)
         my_turn = self.status == "playing" and seat is not None and game.current_player == seat
         data["legal"] = [a.text for a in game.legal_actions()] if my_turn else []
         data["names"] = [s.display() for s in self.seats]
