@@ -116,3 +116,24 @@ def test_replay_of_a_running_game_waits_for_the_end(browser: Browser, server: st
         )
     finally:
         page.close()
+
+
+def test_a_token_the_server_does_not_know_falls_back_to_watching(
+    browser: Browser, server: str
+) -> None:
+    table = _post(f"{server}/api/tables", {"players": 2, "options": {}})["table"]
+    page = browser.new_page()
+    try:
+        page.goto(server + "/")
+        page.evaluate(
+            """(id) => localStorage.setItem("odin.seats", JSON.stringify(
+                {[id]: {seat: 0, token: "not-a-real-token", name: "Eve"}}))""",
+            table["id"],
+        )
+        page.goto(f"{server}/t/{table['id']}")
+        expect(page.locator("#toast.error")).to_contain_text("no longer recognised")
+        expect(page.locator('button[data-seat="0"]')).to_be_visible()  # free to join again
+        assert page.evaluate("window.odin.seat") is None
+        assert page.evaluate("localStorage.getItem('odin.seats')") == "{}"
+    finally:
+        page.close()

@@ -217,8 +217,9 @@ function toggleCard(card) {
 function playSelection() {
   const text = playText([...S.selection]);
   if (!legalSet().has(normalizeAction(text))) return;
+  // The selection stays until the update removes the played cards from the hand, so
+  // that a refused action (a stale version) can simply be played again.
   act(text);
-  S.selection.clear();
 }
 
 async function join(seat, nameInput) {
@@ -562,6 +563,7 @@ function renderHand() {
 
 function selectionText(st) {
   const selection = [...S.selection];
+  if (isMine(st.to_move) && st.decision === "take") return t("choose_take");
   if (!selection.length) {
     if (isMine(st.to_move) && st.decision === "follow" && !legal().some((a) => a.startsWith("play "))) return t("cannot_beat");
     return isMine(st.to_move) && st.decision !== "take" ? t("select_hint") : "";
