@@ -44,6 +44,12 @@ async function start() {
         {},
         h("section.panel", { "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title" }, t("my_tables")), mineList),
         h("section.panel", { "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, t("open_tables")), openList),
+        h(
+          "details.panel.how-to",
+          {},
+          h("summary", {}, t("rules_title")),
+          h("ol", {}, [1, 2, 3, 4, 5, 6].map((i) => h("li", {}, t(`rules_${i}`)))),
+        ),
       ),
     ),
   );
