@@ -68,6 +68,8 @@ def serve_command(
         port=port,
         log_level=log_level,
         ws_max_size=64 * 1024,
+        # Messages are small; compressing each one costs more CPU than it saves time.
+        ws_per_message_deflate=False,
         timeout_graceful_shutdown=5,
     )
 

@@ -60,21 +60,39 @@ events = sa.Table(
 )
 
 
+def _sqlite_pragmas(dbapi_connection: Any, _: Any) -> None:
+    """WAL and ``synchronous=NORMAL``: commits survive a killed process, and are cheap."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
 def make_engine(url: str) -> AsyncEngine:
-    """An async engine; SQLite gets WAL and ``synchronous=NORMAL`` (durable across kills)."""
+    """The server's async engine (aiosqlite or asyncpg)."""
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30})
-
-        @sa.event.listens_for(engine.sync_engine, "connect")
-        def _pragmas(dbapi_connection: Any, _: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.close()
-
+        sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=10)
+
+
+def make_sqlite_writer(engine: AsyncEngine) -> sa.Engine | None:
+    """For SQLite, a plain engine on the same file for the event log's writer thread.
+
+    aiosqlite hops to its thread for every statement, begin and commit; a batch written
+    by one function in one thread hops once. ``None`` for other databases.
+    """
+    if engine.dialect.name != "sqlite":
+        return None
+    writer = sa.create_engine(
+        engine.url.set(drivername="sqlite"),
+        connect_args={"timeout": 30, "check_same_thread": False},
+        poolclass=sa.pool.StaticPool,
+    )
+    sa.event.listen(writer, "connect", _sqlite_pragmas)
+    return writer
 
 
 def alembic_config() -> Config:

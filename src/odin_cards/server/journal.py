@@ -10,11 +10,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import db
 
@@ -42,6 +43,8 @@ class Journal:
         self.engine = engine
         self.queue: asyncio.Queue[Entry] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
+        self.writer = db.make_sqlite_writer(engine)
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix="journal") if self.writer else None
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name="journal")
@@ -52,6 +55,10 @@ class Journal:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
             self.task = None
+        if self.thread is not None:
+            self.thread.shutdown(wait=True)
+        if self.writer is not None:
+            self.writer.dispose()
 
     async def write(self, rows: Sequence[dict[str, Any]], finished: str | None = None) -> None:
         """Return once ``rows`` are committed; raise if the database refused them."""
@@ -65,14 +72,12 @@ class Journal:
             while len(batch) < MAX_BATCH and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
             try:
-                async with self.engine.begin() as connection:
-                    await _write(connection, batch)
+                await self._commit(batch)
             except Exception:
                 # One bad entry must not sink the others: retry each on its own.
                 for entry in batch:
                     try:
-                        async with self.engine.begin() as connection:
-                            await _write(connection, [entry])
+                        await self._commit([entry])
                     except Exception as error:
                         log.exception("the event log refused a write")
                         if not entry.done.done():
@@ -85,15 +90,33 @@ class Journal:
                     if not entry.done.done():
                         entry.done.set_result(None)
 
+    async def _commit(self, batch: list[Entry]) -> None:
+        """One transaction for the whole batch."""
+        statements = _statements(batch)
+        if self.writer is not None:
+            await asyncio.get_running_loop().run_in_executor(
+                self.thread, _commit_sync, self.writer, statements
+            )
+            return
+        async with self.engine.begin() as connection:
+            for statement, rows in statements:
+                await connection.execute(statement, rows)
 
-async def _write(connection: AsyncConnection, batch: list[Entry]) -> None:
+
+Statement = tuple[sa.Executable, list[dict[str, Any]] | None]
+
+
+def _statements(batch: list[Entry]) -> list[Statement]:
     rows = [row for entry in batch for row in entry.rows]
-    if rows:
-        await connection.execute(sa.insert(db.events), rows)
+    statements: list[Statement] = [(sa.insert(db.events), rows)] if rows else []
     for entry in batch:
         if entry.finished is not None:
-            await connection.execute(
-                sa.update(db.tables)
-                .where(db.tables.c.id == entry.finished)
-                .values(status="finished")
-            )
+            finish = sa.update(db.tables).where(db.tables.c.id == entry.finished)
+            statements.append((finish.values(status="finished"), None))
+    return statements
+
+
+def _commit_sync(writer: sa.Engine, statements: list[Statement]) -> None:
+    with writer.begin() as connection:
+        for statement, rows in statements:
+            connection.execute(statement, rows)
