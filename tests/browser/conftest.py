@@ -32,8 +32,6 @@ CHROMIUM_ARGS = [
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "browser"
 
-pytestmark = pytest.mark.browser
-
 
 def _free_port() -> int:
     with socket.socket() as sock:

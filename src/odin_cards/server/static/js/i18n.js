@@ -40,10 +40,6 @@ export async function initI18n() {
   return current;
 }
 
-export function language() {
-  return current;
-}
-
 /** Choose a language from the menu: remember it and reload the page in it. */
 export function setLanguage(lang) {
   localStorage.setItem(STORAGE_KEY, lang);
