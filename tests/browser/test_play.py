@@ -150,6 +150,17 @@ def test_two_people_and_a_bot_play_a_hand(browser: Browser, server: str, artifac
         expect(watcher.get_by_test_id("hand")).to_have_count(0)
         assert watcher.evaluate("window.odin.state.hand") is None
 
+        # Ann's private seat link opens her seat on a second device (here: a third
+        # browser), which then shares the seat with her first one.
+        token = ann.evaluate("window.odin.token")
+        second = watcher_context.new_page()
+        _watch_errors(second, errors)
+        second.goto(f"{invite}#seat={token}")
+        expect(second.get_by_test_id("hand").locator("button.card")).to_have_count(9)
+        assert second.evaluate("window.odin.seat") == 0
+        assert second.evaluate("location.hash") == ""
+        second.close()
+
         # The phone layout: the hand and the buttons fit the screen, nothing scrolls sideways.
         _no_horizontal_overflow(bob)
         for selector in ('[data-testid="play"]', '[data-testid="pass"]'):

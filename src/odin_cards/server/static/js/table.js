@@ -76,6 +76,12 @@ async function start() {
     showFatal(error.status === 404 ? t("table_not_found") : t("load_failed", { message: error.message }));
     return;
   }
+  // A seat link from another device (#seat=<token>): keep the token, drop it from the URL.
+  const fromLink = new URLSearchParams(location.hash.slice(1)).get("seat");
+  if (fromLink && S.mode === "play") {
+    rememberSeat(id, null, fromLink, savedName());
+    history.replaceState(null, "", location.pathname);
+  }
   const mine = S.mode === "play" ? seatAt(id) : null;
   S.token = mine ? mine.token : null;
   S.connection = new Connection(
@@ -120,7 +126,8 @@ function onWelcome(msg) {
   S.seat = msg.seat;
   if (S.token && msg.seat !== null) {
     const mine = seatAt(S.id);
-    if (mine && mine.seat !== msg.seat) rememberSeat(S.id, msg.seat, S.token, mine.name);
+    const name = (mine && mine.name) || (msg.table.seats[msg.seat] && msg.table.seats[msg.seat].name) || "";
+    if (!mine || mine.seat !== msg.seat || mine.name !== name) rememberSeat(S.id, msg.seat, S.token, name);
   }
   S.loaded = true;
   render();
@@ -444,7 +451,7 @@ function renderGame() {
     st.outcome ? null : renderTableArea(st),
     S.seat !== null && st.hand && !st.outcome ? h("section.myhand", { id: "me", "aria-label": t("your_hand") }) : null,
   );
-  const side = h("aside.side", {}, renderScores(st), renderLog(st));
+  const side = h("aside.side", {}, renderScores(st), renderLog(st), S.seat !== null && !st.outcome ? renderSeatLink() : null);
   return h("div.game", { "data-testid": "game" }, banner, sub, h("div.layout", {}, board, side));
 }
 
@@ -608,6 +615,22 @@ function renderActions() {
         },
       },
       t("clear"),
+    ),
+  );
+}
+
+/** A private link that opens this seat on another device (the token in the fragment). */
+function renderSeatLink() {
+  const url = `${absoluteUrl(`/t/${encodeURIComponent(S.id)}`)}#seat=${encodeURIComponent(S.token)}`;
+  return h(
+    "details.panel.seat-link",
+    {},
+    h("summary", {}, t("other_device")),
+    h("p.small", {}, t("other_device_help")),
+    h(
+      "button.secondary",
+      { type: "button", "data-testid": "seat-link", onclick: async () => toast((await copyText(url)) ? t("copied") : t("copy_failed")) },
+      t("copy_seat_link"),
     ),
   );
 }
