@@ -285,6 +285,16 @@ def test_two_people_and_a_bot_play_a_hand(browser: Browser, server: str, artifac
         expect(ann.get_by_test_id("hand").locator("button.card")).to_have_count(9)
         assert ann.evaluate("window.odin.seat") == 0 and bob.evaluate("window.odin.seat") == 1
 
+        # The lobby lists both of Ann's tables: the new one running, the old one finished.
+        next_id = ann.url.rsplit("/", 1)[1]
+        ann.goto(server + "/")
+        expect(ann.locator(f'#my-tables [data-table="{next_id}"]')).to_contain_text("playing")
+        finished = ann.locator(f'#my-tables [data-table="{table_id}"]')
+        expect(finished).to_contain_text("finished")
+        expect(finished.get_by_role("link", name="Replay")).to_have_attribute(
+            "href", f"/t/{table_id}/replay"
+        )
+
         saved = [paths[k] for k in sorted(taken)] + [final_shot, replay_shot]
         print("\nscreenshots:", *saved)
         assert not errors, errors

@@ -117,11 +117,12 @@ export function icon(name) {
 }
 
 function baseName(seat, names, table) {
+  const info = table && table.seats && table.seats[seat];
+  // Bots are named in the page's language ("Random bot", "Bot Random").
+  if (info && info.bot) return t("bot_name", { level: levelNames[info.bot] || info.bot, n: seat + 1 });
   const name = names && names[seat];
   if (name) return name;
-  const info = table && table.seats && table.seats[seat];
   if (info && info.name) return info.name;
-  if (info && info.bot) return t("bot_name", { level: levelNames[info.bot] || info.bot, n: seat + 1 });
   return t("seat_n", { n: seat + 1 });
 }
 
