@@ -92,7 +92,25 @@ def make_sqlite_writer(engine: AsyncEngine) -> sa.Engine | None:
         poolclass=sa.pool.StaticPool,
     )
     sa.event.listen(writer, "connect", _sqlite_pragmas)
+    sa.event.listen(writer, "connect", _no_autocheckpoint)
     return writer
+
+
+def _no_autocheckpoint(dbapi_connection: Any, _: Any) -> None:
+    # The writer's commits never wait for a checkpoint's fsync; see ``checkpoint``.
+    dbapi_connection.execute("PRAGMA wal_autocheckpoint=0")
+
+
+def checkpoint(engine: AsyncEngine) -> None:
+    """Copy the SQLite WAL into the database file, from a connection of its own.
+
+    Run in a thread, away from the writer: a PASSIVE checkpoint never blocks commits,
+    so the fsync it needs never delays an action.
+    """
+    with sa.create_engine(
+        engine.url.set(drivername="sqlite"), poolclass=sa.pool.NullPool
+    ).connect() as connection:
+        connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
 
 def alembic_config() -> Config:

@@ -522,16 +522,20 @@ class Hall:
                 asyncio.sleep(pause),
             )
             await self.act(table, seat, action, version, None)
+            return
         except Refusal as refusal:
-            log.warning("bot move at table %s refused: %s", table.id, refusal.message)
+            if refusal.code != "unavailable":  # the table moved on: nothing to do
+                log.warning("bot move at table %s refused: %s", table.id, refusal.message)
+                return
+            log.error("bot move at table %s not stored; trying again", table.id)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("bot move at table %s failed; trying again", table.id)
-            await asyncio.sleep(1.0)
-            if table.bot_version == version:
-                table.bot_version = -1
-                self.schedule_bot(table)
+        await asyncio.sleep(1.0)
+        if table.bot_version == version:
+            table.bot_version = -1
+            self.schedule_bot(table)
 
 
 def _new_id() -> str:

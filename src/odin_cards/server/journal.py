@@ -22,6 +22,7 @@ from . import db
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 500
+CHECKPOINT_SECONDS = 2.0
 
 
 @dataclass(slots=True)
@@ -43,18 +44,31 @@ class Journal:
         self.engine = engine
         self.queue: asyncio.Queue[Entry] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
+        self.checkpoints: asyncio.Task[None] | None = None
         self.writer = db.make_sqlite_writer(engine)
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="journal") if self.writer else None
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name="journal")
+        if self.writer is not None:
+            self.checkpoints = asyncio.create_task(self._checkpoints(), name="checkpoints")
+
+    async def _checkpoints(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            try:
+                await loop.run_in_executor(None, db.checkpoint, self.engine)
+            except Exception:
+                log.exception("SQLite checkpoint failed (will try again)")
 
     async def stop(self) -> None:
         """Stop writing; actions still waiting are lost unacknowledged, as in a crash."""
-        if self.task is not None:
-            self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
-            self.task = None
+        for task in (self.task, self.checkpoints):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        self.task = self.checkpoints = None
         if self.thread is not None:
             self.thread.shutdown(wait=True)
         if self.writer is not None:
