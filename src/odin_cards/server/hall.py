@@ -16,7 +16,7 @@ import random
 import secrets
 import unicodedata
 from dataclasses import asdict, dataclass, fields
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -40,6 +40,7 @@ MAX_NAME = 24
 MAX_TARGET = 100
 MINE_LIMIT = 50
 OPEN_LIMIT = 100
+OPEN_FOR = timedelta(days=1)
 
 
 class ApiError(Exception):
@@ -284,7 +285,9 @@ class Hall:
         return table
 
     def open_tables(self) -> list[dict[str, Any]]:
-        waiting = [t for t in self.tables.values() if t.status == "waiting"]
+        """Tables waiting for players, newest first; abandoned ones (a day old) drop off."""
+        since = datetime.now(UTC) - OPEN_FOR
+        waiting = [t for t in self.tables.values() if t.status == "waiting" and t.created > since]
         waiting.sort(key=lambda t: t.created, reverse=True)
         return [t.to_api() for t in waiting[:OPEN_LIMIT]]
 
