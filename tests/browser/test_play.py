@@ -103,7 +103,9 @@ def _in_viewport(page: Page, selector: str) -> None:
     assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"] + 0.5, (selector, box)
 
 
-def test_two_people_and_a_bot_play_a_hand(browser: Browser, server: str, artifacts: Path) -> None:
+def test_two_people_and_a_bot_play_a_hand(
+    browser: Browser, server: str, artifacts: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     errors: list[str] = []
     ann_context = _context(browser)
     bob_context = _context(browser, phone=True)
@@ -296,7 +298,8 @@ def test_two_people_and_a_bot_play_a_hand(browser: Browser, server: str, artifac
         )
 
         saved = [paths[k] for k in sorted(taken)] + [final_shot, replay_shot]
-        print("\nscreenshots:", *saved)
+        with capsys.disabled():
+            print("\nscreenshots:", *saved)
         assert not errors, errors
     finally:
         for context in (ann_context, bob_context, watcher_context):
