@@ -132,3 +132,42 @@ async def test_sigkill_mid_hand_loses_and_doubles_nothing(
     assert humans == sent
     assert record["outcome"] is not None
     assert any(e.get("seat") == 2 for e in record["events"])
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+async def test_bot_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> None:
+    """Bots think in worker processes; SIGKILL of the server must not leave them behind."""
+    if not Path("/proc/self/stat").exists():
+        import pytest
+
+        pytest.skip("needs Linux /proc to find the worker processes")
+    data = tmp_path / "data"
+    async with odin_serve(data, "sqlite", _free_port(), bot_delay=0) as (server, process):
+        async with server.http() as http:
+            table = await new_table(http, 2, {0: "random", 1: "random"}, one_hand=True)
+        watcher = await open_client(server, table["id"])
+        await watcher.next_of("update")  # the bots have moved: a worker process runs
+        workers = _children(process.pid)
+        assert workers
+        _kill(process)
+    for _ in range(100):  # the workers notice within about a second
+        alive = {pid for pid in workers if Path(f"/proc/{pid}").exists()}
+        alive = {
+            pid for pid in alive if "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
+        }
+        if not alive:
+            break
+        await asyncio.sleep(0.1)
+    assert not alive

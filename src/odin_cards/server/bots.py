@@ -11,8 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 import secrets
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +54,17 @@ def choose(
         return Move(fallback.text, f"{type(error).__name__}: {error}")
 
 
+def _watch_parent(parent: int) -> None:
+    """Worker start-up: exit when the server is gone, even if it was killed with SIGKILL."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-server", daemon=True).start()
+
+
 class BotPool:
     """Where bots think: a process pool (``workers`` > 0) or one thread of this process."""
 
@@ -58,7 +72,10 @@ class BotPool:
         self.executor: Executor
         if workers > 0:
             self.executor = ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
             )
         else:
             self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot")
