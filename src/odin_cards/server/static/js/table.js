@@ -480,8 +480,8 @@ function renderPlayers(st) {
       return h(
         "article",
         { class: classes.join(" "), "data-seat": String(seat), "aria-current": seat === st.to_move ? "true" : null },
-        h("div.player-head", {}, h("span.player-name", {}, nameOf(seat)), h("span.player-score", { title: t("points") }, t("points_short", { n: st.scores[seat] }))),
-        backsEl(st.hand_sizes[seat]),
+        h("div.player-name", {}, nameOf(seat)),
+        h("div.player-line", {}, h("span.player-score", { title: t("points") }, t("points_short", { n: st.scores[seat] })), backsEl(st.hand_sizes[seat])),
         h("div.badges", {}, badges),
         known.length && !isMine(seat) ? h("div.known", {}, h("span.small", {}, t("known_cards")), cardRow(known, "xs")) : null,
       );
