@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from odin_cards.rules.cards import CARD_TEXT, parse_card
+from odin_cards.rules import Game, Options
+from odin_cards.rules.cards import CARD_TEXT, cards_of, parse_card
 from odin_cards.rules.sets import set_problem, set_value
 
 pytestmark = pytest.mark.browser
@@ -137,3 +138,68 @@ def test_a_token_the_server_does_not_know_falls_back_to_watching(
         assert page.evaluate("localStorage.getItem('odin.seats')") == "{}"
     finally:
         page.close()
+
+
+def _engine_snapshots(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the engine says after each record event. After a hand-ending play the engine
+    has already dealt the next hand, so only the scores compare (``hands`` is None)."""
+    deals = [e["deal"] for e in record["events"] if "deal" in e]
+    game = Game.new(
+        record["players"], Options.from_dict(record["options"]), record["seed"], deals=deals
+    )
+    snapshots: list[dict[str, Any]] = []
+    for event in record["events"]:
+        hand_before = game.hand_number
+        if "deal" not in event:
+            game.apply(event["action"], seat=event["seat"])
+        view = game.view(None)
+        ended = game.hand_number != hand_before
+        snapshots.append(
+            {
+                "scores": list(view.scores),
+                "hands": None
+                if ended
+                else [[CARD_TEXT[c] for c in cards_of(game.hand(s))] for s in range(game.players)],
+                "table": list(view.table),
+                "toMove": view.to_move,
+                "decision": view.decision,
+            }
+        )
+    return snapshots
+
+
+def test_replay_positions_agree_with_the_engine(browser: Browser, server: str) -> None:
+    """Every position the replay page shows, rebuilt in the browser from a record,
+    equals the engine's: all hands, the table, whose turn, the scores."""
+    rng = random.Random(11)
+    game = Game.new(4, Options(target=12, goat=True), seed=5)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    record = game.record().to_dict()
+    assert game.hand_number > 1  # several hands, so deals and hand ends are covered
+    page = browser.new_page()
+    try:
+        page.goto(server + "/")
+        steps = page.evaluate(
+            """async (record) => {
+                const { buildSteps } = await import("/static/js/replay-steps.js");
+                const { sortCards } = await import("/static/js/cards.js");
+                return buildSteps(record).map((s) => ({
+                    scores: s.scores, hands: s.hands.map((h) => sortCards(h)),
+                    table: sortCards(s.table), toMove: s.toMove, decision: s.decision,
+                    handEnd: s.points !== null }));
+            }""",
+            record,
+        )
+    finally:
+        page.close()
+    expected = _engine_snapshots(record)
+    assert len(steps) == len(expected) == len(record["events"])
+    for number, (step, engine) in enumerate(zip(steps, expected, strict=True)):
+        assert step["scores"] == engine["scores"], number
+        if engine["hands"] is None:
+            assert step["handEnd"], number
+            continue
+        assert step["hands"] == engine["hands"], number
+        assert step["table"] == engine["table"], number
+        assert (step["toMove"], step["decision"]) == (engine["toMove"], engine["decision"]), number
