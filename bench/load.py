@@ -311,6 +311,8 @@ def cli() -> argparse.Namespace:
 if __name__ == "__main__":
     arguments = cli()
     try:
-        asyncio.run(asyncio.wait_for(main(arguments), arguments.timeout))
+        import uvloop  # installed with uvicorn[standard]; the clients need their CPU too
+
+        uvloop.run(asyncio.wait_for(main(arguments), arguments.timeout))
     except TimeoutError:
         raise SystemExit(f"stopped by --timeout {arguments.timeout} s") from None

@@ -15,6 +15,7 @@ import logging
 import random
 import secrets
 import unicodedata
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -23,7 +24,16 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ..bots import LEVELS
-from ..rules import Game, MalformedActionError, Options, View, parse_action, public_events
+from ..rules import (
+    Game,
+    MalformedActionError,
+    Options,
+    View,
+    card_text,
+    cards_of,
+    parse_action,
+    public_events,
+)
 from ..rules.view import make_view
 from . import db
 from . import messages as msg
@@ -35,7 +45,7 @@ from .settings import Settings
 
 log = logging.getLogger(__name__)
 
-STATE_FIELDS = tuple(f.name for f in fields(View) if f.name != "history")
+PUBLIC_FIELDS = tuple(f.name for f in fields(View) if f.name not in ("history", "seat", "hand"))
 MAX_NAME = 24
 MAX_TARGET = 100
 MINE_LIMIT = 50
@@ -158,22 +168,36 @@ class LiveTable:
         }
 
     def state(self, seat: int | None) -> str:
-        """The ``State`` of the protocol for ``seat`` (JSON): its view, legal actions, names.
+        """The ``State`` of the protocol for ``seat`` (JSON): its view, legal actions, names."""
+        return self.states()(seat)
 
-        The same content as ``View.to_dict()`` without the history, built field by field:
-        ``dataclasses.asdict`` deep-copies every tuple and costs more than the rest of an
-        action together.
+    def states(self) -> Callable[[int | None], str]:
+        """A maker of every seat's ``State`` in the current position, sharing the work.
+
+        A state is the seat's view without the history (``View.to_dict()``'s content),
+        plus ``legal`` and ``names``. Views differ between seats only in ``seat`` and
+        ``hand`` (``tests/server/test_state.py`` holds the engine to that), so the public
+        part is built and encoded once and each seat's part is spliced onto it.
         """
         game = self.game
-        view = make_view(game, seat, history=False)
-        data: dict[str, Any] = {name: getattr(view, name) for name in STATE_FIELDS}
-        data["options"] = self.options_dict
+        view = make_view(game, None, history=False)
+        public: dict[str, Any] = {name: getattr(view, name) for name in PUBLIC_FIELDS}
+        public["options"] = self.options_dict
         if view.outcome is not None:
-            data["outcome"] = asdict(view.outcome)
-        my_turn = self.status == "playing" and seat is not None and game.current_player == seat
-        data["legal"] = [a.text for a in game.legal_actions()] if my_turn else []
-        data["names"] = [s.display() for s in self.seats]
-        return msg.dump(data)
+            public["outcome"] = asdict(view.outcome)
+        public["names"] = [s.display() for s in self.seats]
+        head = msg.dump(public)[:-1]
+        mover = game.current_player if self.status == "playing" else None
+        legal = msg.dump([a.text for a in game.legal_actions()]) if mover is not None else "[]"
+
+        def state(seat: int | None) -> str:
+            if seat is None:
+                return f'{head},"seat":null,"hand":null,"legal":[]}}'
+            hand = msg.dump([card_text(c) for c in cards_of(game.hand(seat))])
+            mine = legal if seat == mover else "[]"
+            return f'{head},"seat":{seat},"hand":{hand},"legal":{mine}}}'
+
+        return state
 
 
 class Hall:
@@ -483,10 +507,11 @@ class Hall:
         """Send every connection of ``table`` the events after ``since`` and its state."""
         version = table.version
         shared = msg.dump(table.events[since:])
+        make = table.states()
         states: dict[int | None, str] = {}
         for connection in list(table.connections):
             if connection.seat not in states:
-                states[connection.seat] = table.state(connection.seat)
+                states[connection.seat] = make(connection.seat)
             events = (
                 shared
                 if connection.version == since
