@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, expect
 from odin_cards.rules import Game, Options
 from odin_cards.rules.cards import CARD_TEXT, cards_of, parse_card
 from odin_cards.rules.sets import set_problem, set_value
+from odin_cards.rules.view import public_events
 
 pytestmark = pytest.mark.browser
 
@@ -203,3 +204,35 @@ def test_replay_positions_agree_with_the_engine(browser: Browser, server: str) -
         assert step["hands"] == engine["hands"], number
         assert step["table"] == engine["table"], number
         assert (step["toMove"], step["decision"]) == (engine["toMove"], engine["decision"]), number
+
+
+def test_hand_summaries_from_public_events_agree_with_the_engine(
+    browser: Browser, server: str
+) -> None:
+    """The table page counts the cards left at each hand end from public events alone."""
+    rng = random.Random(2)
+    game = Game.new(5, Options(target=15), seed=9)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    events = list(public_events(game.history))
+    ends = [e for e in events if e["type"] == "hand_end"]
+    page = browser.new_page()
+    try:
+        page.goto(server + "/")
+        summaries = page.evaluate(
+            """async ([events, players]) => {
+                const { handSummaries } = await import("/static/js/history.js");
+                return handSummaries(events, players);
+            }""",
+            [events, game.players],
+        )
+    finally:
+        page.close()
+    assert len(summaries) == len(ends) == game.hand_number
+    totals = [0] * game.players
+    for summary, end in zip(summaries, ends, strict=True):
+        totals = [a + b for a, b in zip(totals, end["points"], strict=True)]
+        assert summary["cardsLeft"] == end["points"]  # no Goat: one point per card
+        assert summary["ender"] == end["seat"] and summary["cardsLeft"][end["seat"]] == 0
+        assert summary["totals"] == totals
+    assert totals == list(game.scores)
