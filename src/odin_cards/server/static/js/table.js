@@ -79,7 +79,7 @@ async function start() {
   // A seat link from another device (#seat=<token>): keep the token, drop it from the URL.
   const fromLink = new URLSearchParams(location.hash.slice(1)).get("seat");
   if (fromLink && S.mode === "play") {
-    rememberSeat(id, null, fromLink, savedName());
+    rememberSeat(id, null, fromLink, "");
     history.replaceState(null, "", location.pathname);
   }
   const mine = S.mode === "play" ? seatAt(id) : null;
@@ -126,7 +126,8 @@ function onWelcome(msg) {
   S.seat = msg.seat;
   if (S.token && msg.seat !== null) {
     const mine = seatAt(S.id);
-    const name = (mine && mine.name) || (msg.table.seats[msg.seat] && msg.table.seats[msg.seat].name) || "";
+    const seated = msg.table.seats[msg.seat];
+    const name = (seated && seated.name) || (mine && mine.name) || "";
     if (!mine || mine.seat !== msg.seat || mine.name !== name) rememberSeat(S.id, msg.seat, S.token, name);
   }
   S.loaded = true;
@@ -281,9 +282,10 @@ async function playAgain() {
 function focusKey() {
   const el = document.activeElement;
   if (!el || el === document.body || !main.contains(el)) return null;
-  if (el.dataset.card) return `[data-card="${el.dataset.card}"]`;
-  if (el.dataset.testid) return `[data-testid="${el.dataset.testid}"]`;
-  if (el.id) return `#${el.id}`;
+  const tag = el.tagName.toLowerCase();
+  if (el.dataset.card) return `${tag}[data-card="${el.dataset.card}"]`;
+  if (el.dataset.testid) return `${tag}[data-testid="${el.dataset.testid}"]`;
+  if (el.id) return `#${CSS.escape(el.id)}`;
   return null;
 }
 
@@ -334,9 +336,9 @@ function draw() {
 
 function titleText() {
   const st = S.state;
+  if (S.table && S.table.status === "waiting") return `${t("waiting_title")} · Odin`;
   if (st && st.outcome) return `${t("game_over")} · Odin`;
   if (st && isMine(st.to_move)) return `▶ ${t("your_turn_short")} · Odin`;
-  if (!st && S.table && S.table.status === "waiting") return `${t("waiting_title")} · Odin`;
   return "Odin";
 }
 
