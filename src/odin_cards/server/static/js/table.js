@@ -301,7 +301,9 @@ function announce(st) {
   if (text && text !== S.announced) {
     S.announced = text;
     announcer.textContent = text;
-    if (st && isMine(st.to_move) && !st.outcome && navigator.vibrate) navigator.vibrate(80);
+    // Phones buzz briefly on your turn (browsers allow it only after a first tap).
+    const active = navigator.userActivation ? navigator.userActivation.hasBeenActive : false;
+    if (st && isMine(st.to_move) && !st.outcome && navigator.vibrate && active) navigator.vibrate(80);
   }
 }
 
