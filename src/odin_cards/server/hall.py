@@ -127,7 +127,9 @@ class LiveTable:
         """Every accepted action's text, in order (what bots' workers replay)."""
         self.client_ids: dict[str, tuple[int, int]] = {}
         """Client id of an accepted action -> (seat, version after it)."""
-        self.events: list[dict[str, Any]] = list(public_events(self.game.history))
+        self.events: list[str] = []
+        """The public events, each encoded once (strings: nothing for the GC to scan)."""
+        self.add_events(0)
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.bot_version = -1
@@ -136,6 +138,14 @@ class LiveTable:
     @property
     def version(self) -> int:
         return len(self.game.history)
+
+    def add_events(self, since: int) -> None:
+        """Encode the public events of the history from ``since`` on."""
+        self.events.extend(msg.dump(e) for e in public_events(self.game.history, since))
+
+    def events_json(self, since: int) -> str:
+        """The public events from version ``since`` on, as a JSON array."""
+        return "[" + ",".join(self.events[since:]) + "]"
 
     def seat_of(self, token: str) -> int | None:
         digest = hash_token(token)
@@ -285,7 +295,8 @@ class Hall:
                     if event.version != table.version:
                         raise ValueError(f"log row {event.version} at version {table.version}")
                     table.record_action(event.seat, event.action, event.client_id)
-                table.events = list(public_events(table.game.history))
+                table.events = []
+                table.add_events(0)
             except Exception:
                 log.exception("table %s does not replay; it is left out", row.id)
                 continue
@@ -428,7 +439,7 @@ class Hall:
             since = 0 if resync else version
             assert since is not None
             connection.send(
-                msg.update(table.version, msg.dump(table.events[since:]), table.state(seat), resync)
+                msg.update(table.version, table.events_json(since), table.state(seat), resync)
             )
             connection.version = table.version
 
@@ -493,7 +504,7 @@ class Hall:
             table.actions.append(action.text)
             if client_id is not None:
                 table.client_ids[client_id] = (seat, after)
-            table.events.extend(public_events(game.history, version))
+            table.add_events(version)
             if reply is not None and client_id is not None:
                 reply.send(msg.ack(client_id, after))
             self._broadcast(table, version)
@@ -506,16 +517,14 @@ class Hall:
     def _broadcast(self, table: LiveTable, since: int) -> None:
         """Send every connection of ``table`` the events after ``since`` and its state."""
         version = table.version
-        shared = msg.dump(table.events[since:])
+        shared = table.events_json(since)
         make = table.states()
         states: dict[int | None, str] = {}
         for connection in list(table.connections):
             if connection.seat not in states:
                 states[connection.seat] = make(connection.seat)
             events = (
-                shared
-                if connection.version == since
-                else msg.dump(table.events[connection.version :])
+                shared if connection.version == since else table.events_json(connection.version)
             )
             connection.send(msg.update(version, events, states[connection.seat]))
             connection.version = version
