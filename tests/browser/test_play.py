@@ -198,6 +198,7 @@ def test_two_people_and_a_bot_play_a_hand(
         taken: set[str] = set()
         turns = 0
         dropped: str | None = None
+        dropped_at = -1
         deadline = time.monotonic() + 120
         while True:
             assert time.monotonic() < deadline, "the hand did not end in time"
@@ -221,7 +222,7 @@ def test_two_people_and_a_bot_play_a_hand(
             if mover == 0 and dropped is None and plays:
                 # The connection drops right after an action leaves: the page reconnects,
                 # sends it again with the same id, and the server applies it once.
-                dropped = plays[-1]
+                dropped, dropped_at = plays[-1], version
                 ann.evaluate(
                     """(action) => {
                         window.odin.connection.act(action, window.odin.version);
@@ -247,8 +248,16 @@ def test_two_people_and_a_bot_play_a_hand(
             expect(final).to_contain_text("Final standings")
             expect(page.get_by_test_id("hand-summary")).to_contain_text("Cards left")
         outcome = ann.evaluate("window.odin.state.outcome")
-        texts = ann.evaluate("window.odin.events.map((e) => e.text || null)")
-        assert dropped is not None and texts.count(dropped) == 1, dropped
+        events = ann.evaluate("window.odin.events")
+        assert dropped is not None
+        assert events[dropped_at]["seat"] == 0 and events[dropped_at]["text"] == dropped
+        # Not applied twice: no second copy of that play before Ann could hold the cards
+        # again (by taking one of them back from a beaten set).
+        cards = set(dropped.split()[1:])
+        for event in events[dropped_at + 1 :]:
+            if event.get("seat") == 0 and event["type"] == "take" and event["card"] in cards:
+                break
+            assert not (event.get("seat") == 0 and event.get("text") == dropped), event
         names = ["Ann", "Bob", "Random bot"]
         for winner in outcome["winners"]:
             expect(ann.locator(".final .won", has_text=names[winner])).to_have_count(1)

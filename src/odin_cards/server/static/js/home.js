@@ -115,7 +115,7 @@ function renderForm() {
     type: "number",
     id: "custom-target",
     min: "1",
-    max: "200",
+    max: "100",
     value: String(form.custom),
     "aria-label": t("custom_target"),
     hidden: form.target !== "custom",
@@ -191,7 +191,7 @@ async function create() {
   for (const [seat, level] of Object.entries(form.seats)) if (level) bots[seat] = level;
   const oneHand = form.target === "one";
   const target = form.target === "custom" ? Math.floor(form.custom) : oneHand ? 15 : Number(form.target);
-  if (!Number.isFinite(target) || target < 1) {
+  if (!Number.isFinite(target) || target < 1 || target > 100) {
     toast(t("bad_target"), "error");
     return;
   }
