@@ -22,6 +22,7 @@ from . import db
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 500
+PARALLEL_COMMITS = 4
 CHECKPOINT_SECONDS = 2.0
 
 
@@ -81,28 +82,46 @@ class Journal:
         await entry.done
 
     async def _run(self) -> None:
-        while True:
-            batch = [await self.queue.get()]
-            while len(batch) < MAX_BATCH and not self.queue.empty():
-                batch.append(self.queue.get_nowait())
-            try:
-                await self._commit(batch)
-            except Exception:
-                # One bad entry must not sink the others: retry each on its own.
-                for entry in batch:
-                    try:
-                        await self._commit([entry])
-                    except Exception as error:
-                        log.exception("the event log refused a write")
-                        if not entry.done.done():
-                            entry.done.set_exception(error)
-                    else:
-                        if not entry.done.done():
-                            entry.done.set_result(None)
-            else:
-                for entry in batch:
+        # Batches of different tables may commit concurrently: a table waits for its row
+        # under its own lock, so it never has two rows in flight. SQLite has one writer;
+        # a server database commits several batches at once while each waits for its fsync.
+        slots = asyncio.Semaphore(1 if self.writer is not None else PARALLEL_COMMITS)
+        running: set[asyncio.Task[None]] = set()
+        try:
+            while True:
+                first = await self.queue.get()
+                await slots.acquire()
+                batch = [first]
+                while len(batch) < MAX_BATCH and not self.queue.empty():
+                    batch.append(self.queue.get_nowait())
+                task = asyncio.create_task(self._settle(batch))
+                running.add(task)
+                task.add_done_callback(running.discard)
+                task.add_done_callback(lambda _: slots.release())
+        finally:
+            for task in running:
+                task.cancel()
+
+    async def _settle(self, batch: list[Entry]) -> None:
+        """Commit ``batch`` and tell each entry's table how it went."""
+        try:
+            await self._commit(batch)
+        except Exception:
+            # One bad entry must not sink the others: retry each on its own.
+            for entry in batch:
+                try:
+                    await self._commit([entry])
+                except Exception as error:
+                    log.exception("the event log refused a write")
+                    if not entry.done.done():
+                        entry.done.set_exception(error)
+                else:
                     if not entry.done.done():
                         entry.done.set_result(None)
+        else:
+            for entry in batch:
+                if not entry.done.done():
+                    entry.done.set_result(None)
 
     async def _commit(self, batch: list[Entry]) -> None:
         """One transaction for the whole batch."""
