@@ -20,8 +20,8 @@ GOAT_BIT: Final = 1 << GOAT
 ROW: Final = 511
 """Nine bits: one colour's cards, number 1 at bit 0."""
 
-_CACHE_LIMIT: Final = 1 << 18
-_min_sets_cache: dict[int, int] = {}
+_CACHE_LIMIT: Final = 1 << 17
+_profiles: dict[int, tuple[int, int, int]] = {}
 
 
 def colour_rows(hand: int) -> list[int]:
@@ -34,29 +34,36 @@ def _min_sets(hand: int) -> int:
     rows = [row for row in colour_rows(hand) if row]
     if not rows:
         return 1 if goat else 0
-    best = 99
     count = len(rows)
-    for chosen in range(1 << count):
-        numbers = 0
-        for i in range(count):
-            if not chosen >> i & 1:
-                numbers |= rows[i]
-        cost = chosen.bit_count() + numbers.bit_count()
-        if goat and not chosen:
+    full = (1 << count) - 1
+    # ors[sub]: the numbers of the colours in ``sub``, built one colour at a time.
+    ors = [0] * (1 << count)
+    # ``sub`` is the colours split into number sets; the others are colour sets.
+    best = count
+    for sub in range(1, 1 << count):
+        low = sub & -sub
+        numbers = ors[sub] = ors[sub ^ low] | rows[low.bit_length() - 1]
+        cost = (full ^ sub).bit_count() + numbers.bit_count()
+        if goat and sub == full:
             cost += 1
         if cost < best:
             best = cost
     return best
 
 
+def profile(hand: int) -> tuple[int, int, int]:
+    """The hand's fewest sets, points and pips (sum of numbers), cached by hand."""
+    result = _profiles.get(hand)
+    if result is None:
+        if len(_profiles) >= _CACHE_LIMIT:
+            _profiles.clear()
+        result = _profiles[hand] = (_min_sets(hand), points(hand), pips(hand))
+    return result
+
+
 def min_sets(hand: int) -> int:
     """The fewest sets (colour sets, number sets, singles) that the hand splits into."""
-    result = _min_sets_cache.get(hand)
-    if result is None:
-        if len(_min_sets_cache) >= _CACHE_LIMIT:
-            _min_sets_cache.clear()
-        result = _min_sets_cache[hand] = _min_sets(hand)
-    return result
+    return profile(hand)[0]
 
 
 def is_one_set(hand: int) -> bool:
@@ -116,4 +123,12 @@ def points(hand: int) -> int:
     return hand.bit_count() + (4 if hand & GOAT_BIT else 0)
 
 
-__all__ = ["colour_rows", "decompose", "is_one_set", "min_sets", "pips", "points"]
+__all__ = [
+    "colour_rows",
+    "decompose",
+    "is_one_set",
+    "min_sets",
+    "pips",
+    "points",
+    "profile",
+]

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..rules.actions import PASS_ACTION, Action
-from .hand import GOAT_BIT, ROW, min_sets, pips, points
+from .hand import GOAT_BIT, ROW, min_sets, profile
 
 SET_WEIGHT: Final = 1.0
 """Cost of one more set in hand: roughly one more turn needed to go out."""
@@ -60,7 +60,8 @@ _POWERS: Final = tuple(10.0**i for i in range(11))
 
 def hand_cost(hand: int, card_weight: float = CARD_WEIGHT) -> float:
     """How bad a hand is: sets still to play plus weighted points (lower is better)."""
-    return SET_WEIGHT * min_sets(hand) + card_weight * points(hand) - STRENGTH_WEIGHT * pips(hand)
+    sets, score, strength = profile(hand)
+    return SET_WEIGHT * sets + card_weight * score - STRENGTH_WEIGHT * strength
 
 
 def best_take(hand: int, beaten: int, card_weight: float = CARD_WEIGHT) -> int:
@@ -70,6 +71,8 @@ def best_take(hand: int, beaten: int, card_weight: float = CARD_WEIGHT) -> int:
     stronger single to lead or beat with later. The Goat is taken only if it fits
     better than every other card (it costs five points at the end).
     """
+    if not beaten & (beaten - 1):
+        return beaten  # one card: nothing to choose
     best_bit = 0
     best = 1e9
     rest = beaten

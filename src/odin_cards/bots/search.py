@@ -36,8 +36,12 @@ from .base import Bot, Budget
 from .knowledge import Knowledge
 from .policy import choose as policy_choose
 
-EXPLORATION = 0.7
+EXPLORATION = 0.3
 """UCB exploration constant for rewards scaled to about [-1, 1]."""
+WIDENING = 1.0
+"""Progressive widening below the root: a node visited n times has about sqrt(n)
+children, the heuristic's move first, so that iterations are not spent on every
+far-fetched reply of every opponent."""
 REWARD_SCALE = 0.1
 
 
@@ -133,24 +137,27 @@ def _iterate(root: _Node, game: Game, deck: int, hand_number: int, rng: random.R
         legal = game.legal_actions()
         children = node.children
         untried = []
+        tried = []
         for action in legal:
             child = children.get(action.id)
             if child is None:
                 untried.append(action)
             else:
                 child.avail += 1
-        mover = game.to_move
-        if untried:
+                tried.append(action)
+        if untried and (
+            node is root or not tried or len(tried) < WIDENING * math.sqrt(node.visits)
+        ):
             first = _policy(game, deck, legal)
             action = first if first in untried else untried[rng.randrange(len(untried))]
-            child = _Node(mover)
+            child = _Node(game.to_move)
             children[action.id] = child
             game.apply_unchecked(action)
             path.append(child)
             break
         best_score = -math.inf
-        best_action = legal[0]
-        for action in legal:
+        best_action = tried[0]
+        for action in tried:
             child = children[action.id]
             score = child.total / child.visits + EXPLORATION * math.sqrt(
                 math.log(child.avail) / child.visits
