@@ -139,7 +139,8 @@ async def test_oversized_messages_are_refused(server: Server) -> None:
 
 
 async def test_a_flood_is_limited_then_closed(settings: Settings) -> None:
-    strict = Settings(settings.database_url, bot_delay=0, bot_workers=0)
+    # The default burst and flood; a slow refill so that a busy machine cannot hide a flood.
+    strict = Settings(settings.database_url, bot_delay=0, bot_workers=0, rate=2)
     async with running(strict) as server:
         table, tokens = await _table(server)
         player = await open_client(server, table["id"], tokens[0])
