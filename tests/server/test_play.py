@@ -11,9 +11,9 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from odin_cards.rules import GameRecord
-from odin_cards.server import db
+from odin_cards.server import Settings, db
 
-from .harness import Client, Server, new_table, open_client, sit
+from .harness import Client, Server, new_table, open_client, running, sit
 
 
 async def play_out(
@@ -194,3 +194,25 @@ async def test_an_all_bot_table_plays_itself_for_spectators(server: Server) -> N
             20,
         )
         assert watcher.state["hand"] is None
+
+
+async def test_finished_games_and_waiting_tables_survive_a_restart(settings: Settings) -> None:
+    async with running(settings) as server, server.http() as http:
+        table = await new_table(http, 2, {1: "random"}, one_hand=True)
+        token = await sit(http, table["id"], 0, "Ann")
+        player = await open_client(server, table["id"], token)
+        await play_out([player], random.Random(5))
+        record = (await http.get(f"/api/tables/{table['id']}/record")).json()
+        waiting = await new_table(http, 3, {1: "random"})
+        early = await sit(http, waiting["id"], 0, "Early")
+    async with running(settings) as server, server.http() as http:
+        again = (await http.get(f"/api/tables/{table['id']}")).json()["table"]
+        assert again["status"] == "finished"
+        assert (await http.get(f"/api/tables/{table['id']}/record")).json() == record
+        watcher = await open_client(server, table["id"])
+        assert watcher.state["outcome"] == record["outcome"] | {"hands_played": 1}
+        listed = (await http.get("/api/tables?status=open")).json()["tables"]
+        assert [t["id"] for t in listed] == [waiting["id"]]
+        mine = (await http.post("/api/tables/mine", json={"tokens": [token, early]})).json()
+        assert {t["id"] for t in mine["tables"]} == {table["id"], waiting["id"]}
+        assert (await open_client(server, waiting["id"], early)).seat == 0
