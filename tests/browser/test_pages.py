@@ -236,3 +236,29 @@ def test_hand_summaries_from_public_events_agree_with_the_engine(
         assert summary["ender"] == end["seat"] and summary["cardsLeft"][end["seat"]] == 0
         assert summary["totals"] == totals
     assert totals == list(game.scores)
+
+
+def test_scores_count_up_or_down_from_the_target(browser: Browser, server: str) -> None:
+    table = _post(
+        f"{server}/api/tables", {"players": 2, "bots": {"1": "random"}, "options": {"target": 10}}
+    )["table"]
+    seat = _post(f"{server}/api/tables/{table['id']}/seats/0", {"name": "Ann"})
+    page = browser.new_page()
+    try:
+        page.goto(server + "/")
+        page.evaluate(
+            """([id, token]) => localStorage.setItem("odin.seats", JSON.stringify(
+                {[id]: {seat: 0, token, name: "Ann"}}))""",
+            [table["id"], seat["token"]],
+        )
+        page.goto(f"{server}/t/{table['id']}")
+        mine = page.locator('.player[data-seat="0"] .player-score')
+        expect(mine).to_have_text("0 pts")
+        page.get_by_test_id("score-countdown").click()
+        expect(mine).to_have_text("10 left")
+        page.reload()
+        expect(mine).to_have_text("10 left")
+        page.get_by_test_id("score-points").click()
+        expect(mine).to_have_text("0 pts")
+    finally:
+        page.close()

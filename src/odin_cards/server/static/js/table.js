@@ -14,6 +14,7 @@ import { optionsSummaryText } from "./options-text.js";
 import { backsEl, cardEl, cardRow, clear, h, levelName, seatName, setLevels, setupHeader, toast } from "./ui.js";
 
 const SORT_KEY = "odin.sort";
+const SCORE_KEY = "odin.scoreView";
 
 const S = {
   id: null,
@@ -26,6 +27,9 @@ const S = {
   state: null,
   selection: new Set(),
   sortBy: localStorage.getItem(SORT_KEY) === "number" ? "number" : "colour",
+  // Scores as penalty points counting up, or counting down from the target (as on Board
+  // Game Arena): the same rules, two presentations (RULES.md).
+  scoreView: localStorage.getItem(SCORE_KEY) === "countdown" ? "countdown" : "points",
   connection: null,
   status: "connecting",
   summarySeen: 0, // number of hand summaries already shown (or present at load)
@@ -485,7 +489,7 @@ function renderPlayers(st) {
         "article",
         { class: classes.join(" "), "data-seat": String(seat), "aria-current": seat === st.to_move ? "true" : null },
         h("div.player-name", {}, nameOf(seat)),
-        h("div.player-line", {}, h("span.player-score", { title: t("points") }, t("points_short", { n: st.scores[seat] })), backsEl(st.hand_sizes[seat])),
+        h("div.player-line", {}, h("span.player-score", { title: t("points") }, scoreText(st, st.scores[seat])), backsEl(st.hand_sizes[seat])),
         h("div.badges", {}, badges),
         known.length && !isMine(seat) ? h("div.known", {}, h("span.small", {}, t("known_cards")), cardRow(known, "xs")) : null,
       );
@@ -639,8 +643,41 @@ function renderSeatLink() {
   );
 }
 
+function countdownTarget(st) {
+  return S.scoreView === "countdown" && !st.options.one_hand ? st.options.target : null;
+}
+
+/** A seat's score as the viewer chose to see it: points, or points left to the target. */
+function scoreText(st, points) {
+  const target = countdownTarget(st);
+  return target === null ? t("points_short", { n: points }) : t("left_short", { n: target - points });
+}
+
 function renderScores(st) {
   const target = st.options.one_hand ? null : st.options.target;
+  const countdown = countdownTarget(st);
+  const toggle = target
+    ? h(
+        "div.segmented.score-view",
+        { role: "group", "aria-label": t("score_view") },
+        ["points", "countdown"].map((view) =>
+          h(
+            "button",
+            {
+              type: "button",
+              "aria-pressed": S.scoreView === view ? "true" : "false",
+              "data-testid": `score-${view}`,
+              onclick: () => {
+                S.scoreView = view;
+                localStorage.setItem(SCORE_KEY, view);
+                render();
+              },
+            },
+            t(`score_${view}`),
+          ),
+        ),
+      )
+    : null;
   const rows = [];
   for (let seat = 0; seat < st.players; seat++) {
     rows.push(
@@ -648,7 +685,7 @@ function renderScores(st) {
         "tr",
         { class: isMine(seat) ? "me" : "" },
         h("th", { scope: "row" }, nameOf(seat)),
-        h("td.num", {}, String(st.scores[seat])),
+        h("td.num", {}, String(countdown === null ? st.scores[seat] : countdown - st.scores[seat])),
         target ? h("td.bar", {}, h("span.meter", { style: `width:${Math.min(100, (100 * st.scores[seat]) / target)}%` })) : null,
       ),
     );
@@ -656,7 +693,7 @@ function renderScores(st) {
   return h(
     "section.panel.scores",
     { "aria-label": t("scores") },
-    h("h2", {}, t("scores"), target ? h("span.small", {}, " ", t("target_points", { n: target })) : null),
+    h("div.scores-head", {}, h("h2", {}, t("scores"), target ? h("span.small", {}, " ", t("target_points", { n: target })) : null), toggle),
     h("table", {}, h("tbody", {}, rows)),
   );
 }
@@ -739,7 +776,7 @@ function renderFinal(st) {
           { class: winners.has(seat) ? "won" : "" },
           h("span.player-name", {}, nameOf(seat)),
           winners.has(seat) ? h("span.badge.win", {}, t("winner")) : null,
-          h("span.num", {}, t("points_short", { n: st.outcome.scores[seat] })),
+          h("span.num", {}, scoreText(st, st.outcome.scores[seat])),
         ),
       ),
     ),
