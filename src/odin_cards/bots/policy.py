@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..rules.actions import PASS_ACTION, Action
-from .hand import GOAT_BIT, ROW, min_sets, profile
+from .hand import GOAT_BIT, ROW, is_one_set, profile
 
 SET_WEIGHT: Final = 1.0
 """Cost of one more set in hand: roughly one more turn needed to go out."""
@@ -212,7 +212,7 @@ def _lead(
         if last_card_threat:
             # A seat with one card goes out by beating a single: lead the highest.
             score = -number + 0.001 * hand_cost(rest, weight)
-        elif min_sets(rest) == 1:
+        elif is_one_set(rest):
             # If this card wins the round, the rest is a finishing lead: lead it high.
             score = -100.0 - number
         else:
@@ -251,7 +251,7 @@ def _follow(
         after = rest | best_take(rest, table.mask, weight)
         gain = base - hand_cost(after, weight)
         safe = action.value >= (safe_same if action.size == size else safe_more)
-        if min_sets(after) == 1:
+        if is_one_set(after):
             gain += SAFE_FINISH_BONUS if safe else FINISH_BONUS
         elif safe:
             gain += CONTROL_BONUS
