@@ -10,6 +10,9 @@ from typing import Annotated
 import typer
 
 
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+
+
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
@@ -49,6 +52,9 @@ def serve_command(
     import uvicorn
 
     from ..server import Settings, create_app, sqlite_url
+
+    if log_level not in LOG_LEVELS:
+        raise typer.BadParameter(f"--log-level is one of {', '.join(LOG_LEVELS)}")
 
     if database_url is None:
         data_dir.mkdir(parents=True, exist_ok=True)
