@@ -9,7 +9,6 @@ from typing import Annotated
 
 import typer
 
-
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 
 
