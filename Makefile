@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench setup clean
+.PHONY: run test bench setup clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,9 +16,9 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-## The main job: today a thousand random 4-player games with a summary.
+## The main job: the browser game on http://127.0.0.1:8000/ (SQLite database in ./data).
 run: $(STAMP)
-	$(BIN)/odin simulate --players 4 --games 1000 --seed 1
+	$(BIN)/odin serve
 
 ## Everything CI checks: lint, types, the whole test suite.
 test: $(STAMP)
