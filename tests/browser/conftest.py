@@ -50,7 +50,9 @@ def _odin_command() -> list[str]:
     return [sys.executable, "-c", "from odin_cards.cli import main; main()"]
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an event loop running in the
+# main thread while it is open, which would break the asyncio tests that run after these.
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real ``odin serve`` on a free loopback port, with a fresh data dir and instant bots."""
     data = tmp_path_factory.mktemp("odin-data")
@@ -105,7 +107,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
     if not CHROMIUM.exists():
         pytest.skip(f"no Chromium at {CHROMIUM} (make test installs it: scripts/ensure-chromium)")
@@ -121,7 +123,7 @@ def browser() -> Iterator[object]:
             chromium.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
