@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from . import deal as chance
 from .actions import PLAY_BY_MASK
-from .cards import COLOURS, deck_mask, mask_of, number_mask_of, parse_card
+from .cards import COLOURS, GOAT, cards_of, deck_mask, mask_of, number_mask_of, parse_card
 from .errors import OptionsError
 from .game import CHOOSE_TAKE, FOLLOW, LEAD, OVER, Game
 from .view import View
@@ -44,24 +44,25 @@ def sample_hands(view: View, rng: random.Random) -> list[int]:
 
     The viewer keeps its own hand; every other seat keeps the cards it is known to
     hold and gets random unseen cards up to its hand size. (A spectator's view
-    samples every hand.)
+    samples every hand.) An unseen Goat is always dealt to someone, as the rules deal it.
     """
-    pool = []
-    mask = unseen_mask(view)
-    while mask:
-        low = mask & -mask
-        pool.append(low.bit_length() - 1)
-        mask ^= low
+    pool = cards_of(unseen_mask(view))
     rng.shuffle(pool)
-    hands = []
-    for seat in range(view.players):
-        if seat == view.seat:
-            hands.append(_mask(view.hand or ()))
-            continue
-        hand = _mask(view.known[seat])
-        for _ in range(view.hand_sizes[seat] - hand.bit_count()):
-            hand |= 1 << pool.pop()
-        hands.append(hand)
+    hands = [
+        _mask(view.hand or ()) if seat == view.seat else _mask(view.known[seat])
+        for seat in range(view.players)
+    ]
+    slots = [
+        seat
+        for seat in range(view.players)
+        if seat != view.seat
+        for _ in range(view.hand_sizes[seat] - hands[seat].bit_count())
+    ]
+    if GOAT in pool and slots:
+        pool.remove(GOAT)
+        pool.insert(rng.randrange(len(slots)), GOAT)  # a random slot of a random seat
+    for seat, card in zip(slots, pool, strict=False):
+        hands[seat] |= 1 << card
     return hands
 
 
