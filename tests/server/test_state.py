@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from odin_cards.rules import Options
 from odin_cards.rules.view import make_view
-from odin_cards.server.hall import LiveTable, Seat
+from odin_cards.server.table import LiveTable, Seat
 
 
 def test_state_is_the_view_without_history_plus_legal_and_names() -> None:

@@ -9,7 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..bots import LEVELS
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Options, OptionsError
-from .hall import MAX_TARGET, ApiError, Hall, LiveTable
+from .hall import Hall
+from .table import MAX_TARGET, ApiError, LiveTable
 
 router = APIRouter(prefix="/api")
 

@@ -17,9 +17,10 @@ from starlette.exceptions import HTTPException
 from .api import router
 from .bots import BotPool
 from .db import make_engine, migrate
-from .hall import ApiError, Hall
+from .hall import Hall
 from .journal import Journal
 from .settings import Settings
+from .table import ApiError
 from .ws import endpoint
 
 STATIC = Path(__file__).parent / "static"

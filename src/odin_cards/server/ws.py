@@ -12,9 +12,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import messages as msg
 from .connection import Connection
-from .hall import Hall, LiveTable
+from .hall import Hall
 from .messages import Act, Hello, Refusal
 from .settings import Settings
+from .table import LiveTable
 
 POLICY_VIOLATION = 1008
 
