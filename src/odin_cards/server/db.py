@@ -121,12 +121,16 @@ def alembic_config() -> Config:
 
 
 async def migrate(engine: AsyncEngine) -> None:
-    """Bring the schema to the newest revision (run on every start; a no-op when current)."""
+    """Bring the schema to revision 0001, the one this module's tables describe.
+
+    Transitional: the server moves to :mod:`.adapters`, whose schema is the newest
+    revision; until then this module keeps the 0.1 schema it is written for.
+    """
     config = alembic_config()
 
     def upgrade(connection: sa.Connection) -> None:
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, "0001")
 
     async with engine.begin() as connection:
         await connection.run_sync(upgrade)

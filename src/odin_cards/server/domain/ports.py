@@ -20,6 +20,9 @@ from typing import Any, Protocol
 
 # ---------------------------------------------------------------- stored data
 
+STATUSES = ("waiting", "playing", "finished", "expired", "broken")
+"""A table's status; ``expired`` and ``broken`` tables are never loaded at start."""
+
 
 @dataclass(slots=True)
 class SeatRecord:

@@ -1,18 +1,18 @@
 """Alembic environment: migrations run on the connection the server hands over.
 
-``odin serve`` calls :func:`odin_cards.server.db.migrate`, which puts its connection in
-``config.attributes["connection"]``; nothing here opens a database by itself.
+``odin serve`` calls :func:`odin_cards.server.adapters.sql_schema.migrate`, which puts its
+connection in ``config.attributes["connection"]``; nothing here opens a database by itself.
 """
 
 from __future__ import annotations
 
 from alembic import context
 
-from odin_cards.server.db import metadata
+from odin_cards.server.adapters.sql_schema import metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:
-    raise RuntimeError("run migrations through odin_cards.server.db.migrate (odin serve does)")
+    raise RuntimeError("run migrations through sql_schema.migrate (odin serve does)")
 
 context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
 with context.begin_transaction():

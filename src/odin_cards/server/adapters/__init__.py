@@ -1,0 +1,13 @@
+"""Adapters of the domain's ports: SQL storage, the database lock, in-memory fakes.
+
+The server opens its database with :func:`open_database` (which takes the database's lock
+with :func:`acquire_database`, migrates it and starts the event log). Tests of the domain
+use :class:`~.memory.MemoryDatabase` instead.
+"""
+
+from .database import Database, open_database
+from .db_lock import acquire_database
+from .sql_log import SqlEventLog
+from .sql_store import SqlTableStore
+
+__all__ = ["Database", "SqlEventLog", "SqlTableStore", "acquire_database", "open_database"]

@@ -1,0 +1,48 @@
+"""The server's database, opened for its life: owned, migrated, its log writing."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from .db_lock import acquire_database
+from .sql_errors import storing
+from .sql_log import SqlEventLog
+from .sql_schema import make_engine, migrate
+from .sql_store import SqlTableStore
+
+
+@dataclass(frozen=True, slots=True)
+class Database:
+    """An open database: the domain's :attr:`store` and :attr:`log`."""
+
+    engine: AsyncEngine
+    store: SqlTableStore
+    log: SqlEventLog
+
+
+@asynccontextmanager
+async def open_database(url: str) -> AsyncIterator[Database]:
+    """Own the database at ``url`` (:func:`acquire_database`), bring its schema up to date
+    and run its event log until the block ends.
+
+    Raises :class:`~..domain.ports.DatabaseInUse` if another server owns it and
+    :class:`~..domain.ports.StoreUnavailable` if it cannot be reached: ``odin serve``
+    reports either in one line and exits.
+    """
+    async with acquire_database(url):
+        engine = make_engine(url)
+        try:
+            with storing("bring the schema up to date"):
+                await migrate(engine)
+            log = SqlEventLog(engine)
+            log.start()
+            try:
+                yield Database(engine, SqlTableStore(engine), log)
+            finally:
+                await log.stop()
+        finally:
+            await engine.dispose()

@@ -1,0 +1,102 @@
+"""One server process owns a database: a second one is refused at once.
+
+Tables live in the memory of the process that serves them; two processes on one database
+would disagree about every table. SQLite: an exclusive, non-blocking ``flock`` on a lock
+file beside the database file (``odin.sqlite3.lock``), held while the server runs; the
+kernel drops it when the process dies, even by ``kill -9``. PostgreSQL: a session-level
+advisory lock, held by a connection of its own while the server runs; the database drops
+it when that connection ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from ..domain.ports import DatabaseInUse, StoreUnavailable
+from .sql_errors import FAILURES, storing
+from .sql_schema import sqlite_path
+
+ADVISORY_KEY = int.from_bytes(hashlib.sha256(b"odin-cards server").digest()[:8], "big", signed=True)
+"""The PostgreSQL advisory lock's key (advisory locks are per database)."""
+
+
+def lock_path(database: Path) -> Path:
+    """The lock file of a SQLite database file."""
+    return database.with_name(database.name + ".lock")
+
+
+@asynccontextmanager
+async def acquire_database(url: str) -> AsyncIterator[None]:
+    """Own the database at ``url`` until the block ends.
+
+    Raises :class:`DatabaseInUse` at once if another process (or another acquisition in
+    this one) owns it, :class:`StoreUnavailable` if it cannot be reached.
+    """
+    backend = sa.make_url(url).get_backend_name()
+    if backend == "sqlite":
+        path = sqlite_path(url)
+        if path is None:  # an in-memory database belongs to its connection anyway
+            yield
+            return
+        with _flock(path):
+            yield
+    elif backend == "postgresql":
+        async with _advisory_lock(url):
+            yield
+    else:
+        raise StoreUnavailable(f"unsupported database {backend!r} (use SQLite or PostgreSQL)")
+
+
+@contextlib.contextmanager
+def _flock(database: Path) -> Iterator[None]:
+    path = lock_path(database)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as error:
+        raise StoreUnavailable(f"cannot open the lock file {path}: {error.strerror}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise DatabaseInUse(
+                f"another odin serve is using the database {database} (lock file {path})"
+            ) from None
+        yield
+    finally:
+        os.close(fd)  # closing the only descriptor releases the lock
+
+
+@asynccontextmanager
+async def _advisory_lock(url: str) -> AsyncIterator[None]:
+    engine = create_async_engine(
+        url, poolclass=sa.pool.NullPool, connect_args={"timeout": 5, "command_timeout": 10}
+    )
+    try:
+        with storing("take the database's lock"):
+            connection = await engine.connect()
+        try:
+            with storing("take the database's lock"):
+                owned = await connection.scalar(
+                    sa.select(sa.func.pg_try_advisory_lock(ADVISORY_KEY))
+                )
+                # A session's advisory lock outlives its transaction: end it, or the
+                # connection would sit "idle in transaction" for the server's life.
+                await connection.commit()
+            if not owned:
+                name = engine.url.database
+                raise DatabaseInUse(f"another odin serve is using the PostgreSQL database {name}")
+            yield
+        finally:
+            with contextlib.suppress(*FAILURES):
+                await connection.close()  # ending the session releases the lock
+    finally:
+        await engine.dispose()

@@ -1,0 +1,209 @@
+"""The event log on SQL, with group commit: the actions of every table that acted
+meanwhile are written together, one transaction a batch.
+
+A table's action is final once its row is committed; the domain waits for that (under the
+table's lock) before it changes the game or tells anybody. Batching keeps SQLite's one
+writer fast under load: SQLite batches are written by one thread with a plain (not async)
+connection, and a checkpoint task copies the WAL into the database file away from it.
+PostgreSQL commits several batches at once while each waits for its fsync.
+
+A batch the database refuses (a duplicate key) is written again row by row, so one refused
+row sinks no other table's action. A batch whose commit fails without an answer is
+*unknown* for every row in it: the domain settles each by :meth:`SqlEventLog.read_back`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from ..domain.ports import CommitUnknown, LoggedAction, StoreUnavailable
+from . import sql_schema as schema
+from .sql_errors import Refused, committing, storing
+from .sql_store import event_row, logged_action, reading
+
+log = logging.getLogger(__name__)
+
+MAX_BATCH = 500
+PARALLEL_COMMITS = 4
+CHECKPOINT_SECONDS = 2.0
+
+
+@dataclass(slots=True)
+class Entry:
+    """One table's write: its action's row, and whether its game ended with it."""
+
+    table_id: str
+    row: dict[str, Any]
+    finished: bool
+    done: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+class SqlEventLog:
+    """:class:`~..domain.ports.EventLog` on SQLite or PostgreSQL: the single writer of the
+    log. :meth:`start` it before the first append, :meth:`stop` it at shut-down."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.queue: asyncio.Queue[Entry] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.checkpoints: asyncio.Task[None] | None = None
+        self.writer = schema.make_sqlite_writer(engine)
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix="event-log") if self.writer else None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name="event-log")
+        if self.writer is not None:
+            self.checkpoints = asyncio.create_task(self._checkpoints(), name="checkpoints")
+
+    async def stop(self) -> None:
+        """Stop writing; actions still waiting are lost unacknowledged, as in a crash."""
+        for task in (self.task, self.checkpoints):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        self.task = self.checkpoints = None
+        while not self.queue.empty():
+            entry = self.queue.get_nowait()
+            if not entry.done.done():
+                entry.done.set_exception(StoreUnavailable("the server is stopping"))
+        if self.thread is not None:
+            self.thread.shutdown(wait=True)
+        if self.writer is not None:
+            self.writer.dispose()
+
+    async def append(self, table_id: str, action: LoggedAction, finished: bool) -> None:
+        if self.task is None:
+            raise StoreUnavailable("the event log is not running")
+        entry = Entry(table_id, event_row(table_id, action), finished)
+        self.queue.put_nowait(entry)
+        await entry.done
+
+    async def read_back(self, table_id: str, number: int) -> LoggedAction | None:
+        e = schema.events.c
+        async with reading(self.engine, "read the log back") as connection:
+            row = (
+                await connection.execute(
+                    sa.select(schema.events).where(e.table_id == table_id, e.number == number)
+                )
+            ).one_or_none()
+        return None if row is None else logged_action(row)
+
+    async def _checkpoints(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            try:
+                await loop.run_in_executor(None, schema.checkpoint, self.engine)
+            except Exception:
+                log.exception("SQLite checkpoint failed (will try again)")
+
+    async def _run(self) -> None:
+        # Batches of different tables may commit concurrently: a table appends under its
+        # own lock, so it never has two rows in flight. SQLite has one writer.
+        slots = asyncio.Semaphore(1 if self.writer is not None else PARALLEL_COMMITS)
+        running: set[asyncio.Task[None]] = set()
+        try:
+            while True:
+                first = await self.queue.get()
+                await slots.acquire()
+                batch = [first]
+                while len(batch) < MAX_BATCH and not self.queue.empty():
+                    batch.append(self.queue.get_nowait())
+                task = asyncio.create_task(self._settle(batch))
+                running.add(task)
+                task.add_done_callback(running.discard)
+                task.add_done_callback(lambda _: slots.release())
+        finally:
+            for task in running:
+                task.cancel()
+
+    async def _settle(self, batch: list[Entry]) -> None:
+        """Commit ``batch`` and tell each entry's table how it went."""
+        try:
+            await self._commit(batch)
+        except asyncio.CancelledError:
+            for entry in batch:  # stopped mid-commit: nobody may wait for ever
+                _fail(entry, CommitUnknown("the server stopped while writing the log"))
+            raise
+        except Refused:
+            if len(batch) == 1:
+                _fail(batch[0], Refused("the database refused the action (duplicate key?)"))
+                return
+            # One refused row must not sink the others: write each on its own.
+            for entry in batch:
+                await self._settle([entry])
+            return
+        except StoreUnavailable as error:
+            log.error("the event log could not write %d actions: %s", len(batch), error)
+            for entry in batch:
+                _fail(entry, type(error)(str(error)))
+            return
+        for entry in batch:
+            if not entry.done.done():
+                entry.done.set_result(None)
+
+    async def _commit(self, batch: list[Entry]) -> None:
+        """One transaction for the whole batch; the ports' errors on failure."""
+        statements = _statements(batch)
+        if self.writer is not None:
+            await asyncio.get_running_loop().run_in_executor(
+                self.thread, _commit_sync, self.writer, statements
+            )
+            return
+        with storing("write the log"):
+            connection = await self.engine.connect()
+        try:
+            with storing("write the log"):
+                await connection.begin()
+                for statement, rows in statements:
+                    await connection.execute(statement, rows)
+            with committing("writing the log"):
+                await connection.commit()
+        finally:
+            try:
+                await connection.close()
+            except Exception:
+                log.debug("closing a failed connection failed", exc_info=True)
+
+
+def _fail(entry: Entry, error: StoreUnavailable) -> None:
+    if not entry.done.done():
+        entry.done.set_exception(error)
+
+
+Statement = tuple[sa.Executable, list[dict[str, Any]] | None]
+
+
+def _statements(batch: list[Entry]) -> list[Statement]:
+    statements: list[Statement] = [(sa.insert(schema.events), [e.row for e in batch])]
+    finished = [e.table_id for e in batch if e.finished]
+    if finished:
+        finish = sa.update(schema.tables).where(schema.tables.c.id.in_(finished))
+        statements.append((finish.values(status="finished"), None))
+    return statements
+
+
+def _commit_sync(writer: sa.Engine, statements: list[Statement]) -> None:
+    with storing("write the log"):
+        connection = writer.connect()
+    try:
+        with storing("write the log"):
+            connection.begin()
+            for statement, rows in statements:
+                connection.execute(statement, rows)
+        with committing("writing the log"):
+            connection.commit()
+    finally:
+        try:
+            connection.close()
+        except Exception:
+            log.debug("closing a failed connection failed", exc_info=True)

@@ -1,0 +1,180 @@
+"""The database's schema, engines and migrations (SQLAlchemy Core, SQLite or PostgreSQL).
+
+Three tables: ``tables`` (a game's definition: its game key, rules version, setup, seed,
+status and play-again links), ``seats`` (names, bot levels and SHA-256 hashes of seat
+tokens) and ``events`` (the append-only log of accepted actions, keyed by the table and
+the action's number: 0, 1, 2, ...). The same code runs on SQLite (aiosqlite) and
+PostgreSQL (asyncpg); Alembic migrations (``migrations/``) bring any older database to
+this schema on start.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+MIGRATIONS = Path(__file__).parent.parent / "migrations"
+
+MAX_REASON = 500
+"""Characters kept of a broken table's reason."""
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("game", sa.String(16), nullable=False, server_default="odin"),
+    sa.Column("rules_version", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("setup", sa.JSON, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("status", sa.String(10), nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("previous_table", sa.String(16), nullable=True),
+    sa.Column("next_table", sa.String(16), nullable=True),
+    sa.Column("broken_reason", sa.String(MAX_REASON), nullable=True),
+)
+sa.Index("tables_status", tables.c.status)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(32), nullable=True),
+    sa.Column("bot", sa.String(32), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+)
+sa.Index("seats_token_hash", seats.c.token_hash)
+
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(64), nullable=False),
+    sa.Column("client_id", sa.String(64), nullable=True),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("table_id", "client_id", name="events_client_id"),
+)
+
+
+# ---------------------------------------------------------------- engines
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _: Any) -> None:
+    """WAL and ``synchronous=NORMAL``: commits survive a killed process, and are cheap."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """The server's async engine (aiosqlite or asyncpg).
+
+    PostgreSQL connections give up connecting after 5 s and any statement after 10 s, so
+    a database that stops answering makes writes fail (unavailable, or commit outcome
+    unknown) instead of hanging a table forever.
+    """
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+        sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_async_engine(
+        url,
+        pool_size=10,
+        max_overflow=10,
+        pool_pre_ping=True,
+        connect_args={"timeout": 5, "command_timeout": 10},
+    )
+
+
+def sqlite_path(url: str | sa.URL) -> Path | None:
+    """The database file of a SQLite URL; ``None`` for other databases and in-memory ones."""
+    parsed = sa.make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
+def make_sqlite_writer(engine: AsyncEngine) -> sa.Engine | None:
+    """For SQLite, a plain engine on the same file for the event log's writer thread.
+
+    aiosqlite hops to its thread for every statement, begin and commit; a batch written
+    by one function in one thread hops once. ``None`` for other databases.
+    """
+    if engine.dialect.name != "sqlite":
+        return None
+    writer = sa.create_engine(
+        engine.url.set(drivername="sqlite"),
+        connect_args={"timeout": 30, "check_same_thread": False},
+        poolclass=sa.pool.StaticPool,
+    )
+    sa.event.listen(writer, "connect", _sqlite_pragmas)
+    sa.event.listen(writer, "connect", _no_autocheckpoint)
+    return writer
+
+
+def _no_autocheckpoint(dbapi_connection: Any, _: Any) -> None:
+    # The writer's commits never wait for a checkpoint's fsync; see ``checkpoint``.
+    dbapi_connection.execute("PRAGMA wal_autocheckpoint=0")
+
+
+def checkpoint(engine: AsyncEngine) -> None:
+    """Copy the SQLite WAL into the database file, from a connection of its own.
+
+    Run in a thread, away from the writer: a PASSIVE checkpoint never blocks commits,
+    so the fsync it needs never delays an action.
+    """
+    with sa.create_engine(
+        engine.url.set(drivername="sqlite"), poolclass=sa.pool.NullPool
+    ).connect() as connection:
+        connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+
+# ---------------------------------------------------------------- migrations
+
+
+def alembic_config() -> Config:
+    """Alembic's configuration, pointing at the migrations shipped inside the package."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def head_revision() -> str | None:
+    """The newest schema revision shipped with this version."""
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
+    """Bring the schema to ``revision`` (run on every start; a no-op when current)."""
+    config = alembic_config()
+
+    def upgrade(connection: sa.Connection) -> None:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+    async with engine.begin() as connection:
+        await connection.run_sync(upgrade)
+
+
+async def schema_revision(engine: AsyncEngine) -> str | None:
+    """The database's current revision (``None``: never migrated, e.g. a new file)."""
+
+    def current(connection: sa.Connection) -> str | None:
+        return MigrationContext.configure(connection).get_current_revision()
+
+    async with engine.connect() as connection:
+        return await connection.run_sync(current)

@@ -1,0 +1,198 @@
+"""The SQL table store and event log on a real SQLite file and a real PostgreSQL database."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from odin_cards.server.adapters import Database, SqlEventLog, SqlTableStore, open_database
+from odin_cards.server.adapters.sql_schema import make_engine
+from odin_cards.server.domain.ports import (
+    CommitUnknown,
+    LoggedAction,
+    SeatTaken,
+    StoreUnavailable,
+)
+
+from .storage_data import NOW, a_table, an_action
+
+
+@pytest.fixture
+async def database(database_url: str) -> AsyncIterator[Database]:
+    async with open_database(database_url) as database:
+        yield database
+
+
+async def test_a_table_comes_back_as_it_was_stored(database: Database) -> None:
+    table = a_table("t1", bots={1: "expert"})
+    table.seats[0].name, table.seats[0].token_hash = "Ada", "ab" * 32
+    await database.store.insert(table)
+    stored = await database.store.load("t1")
+    assert stored is not None and stored.log == []
+    assert stored.table == table
+    assert stored.table.created.utcoffset() == timedelta(0)
+    assert await database.store.load("nope") is None
+
+
+async def test_the_log_keeps_actions_by_number(database: Database) -> None:
+    await database.store.insert(a_table("t1", "playing"))
+    await database.store.insert(a_table("t2", "playing"))
+    # Appended out of order and mixed with another table's: loaded in number order.
+    for number in (2, 0, 1):
+        await database.log.append("t1", an_action(number, client_id=f"c{number}"), False)
+    await database.log.append("t2", an_action(0), False)
+    stored = await database.store.load("t1")
+    assert stored is not None
+    assert stored.log == [an_action(n, client_id=f"c{n}") for n in range(3)]
+    assert await database.log.read_back("t1", 1) == an_action(1, client_id="c1")
+    assert await database.log.read_back("t1", 3) is None
+    assert await database.log.read_back("t2", 0) == an_action(0)
+
+
+async def test_a_taken_key_or_client_id_is_refused_and_sinks_no_other_table(
+    database: Database,
+) -> None:
+    for table_id in ("t1", "t2"):
+        await database.store.insert(a_table(table_id, "playing"))
+    await database.log.append("t1", an_action(0, client_id="x"), False)
+    # In one batch: a row whose key is taken, a row whose client id is, and a good row.
+    results = await asyncio.gather(
+        database.log.append("t1", an_action(0, seat=1), False),
+        database.log.append("t1", an_action(1, client_id="x"), False),
+        database.log.append("t2", an_action(0), True),
+        return_exceptions=True,
+    )
+    for refused in results[:2]:
+        assert isinstance(refused, StoreUnavailable) and not isinstance(refused, CommitUnknown)
+    assert results[2] is None
+    t1, t2 = await database.store.load("t1"), await database.store.load("t2")
+    assert t1 is not None and t1.log == [an_action(0, client_id="x")]
+    assert t2 is not None and t2.log == [an_action(0)] and t2.table.status == "finished"
+
+
+async def test_an_action_for_no_table_is_refused(database: Database) -> None:
+    with pytest.raises(StoreUnavailable):
+        await database.log.append("ghost", an_action(0), False)
+
+
+async def test_one_of_two_takers_of_a_seat_gets_it(database: Database) -> None:
+    await database.store.insert(a_table("t1", bots={1: "easy"}))
+    store = database.store
+    results = await asyncio.gather(
+        store.take_seat("t1", 0, "Ada", "a" * 64, True),
+        store.take_seat("t1", 0, "Bo", "b" * 64, True),
+        return_exceptions=True,
+    )
+    assert sorted(type(r).__name__ for r in results) == ["NoneType", "SeatTaken"]
+    stored = await store.load("t1")
+    assert stored is not None and stored.table.status == "playing"
+    winner = "Ada" if results[0] is None else "Bo"
+    assert stored.table.seats[0].name == winner
+    with pytest.raises(SeatTaken):  # a bot's seat is not free either
+        await store.take_seat("t1", 1, "Cy", "c" * 64, False)
+    with pytest.raises(SeatTaken):
+        await store.take_seat("t1", 7, "Cy", "c" * 64, False)
+
+
+async def test_waiting_tables_expire_and_only_live_tables_resume(database: Database) -> None:
+    store = database.store
+    day = timedelta(days=1)
+    await store.insert(a_table("old-wait", "waiting", age=2 * day))
+    await store.insert(a_table("new-wait", "waiting", age=timedelta(hours=1)))
+    await store.insert(a_table("old-play", "playing", age=3 * day))
+    await store.insert(a_table("done", "finished"))
+    await store.insert(a_table("bad", "playing"))
+    await store.set_status("bad", "broken", "action 3 does not replay: not your turn")
+    assert await store.expire_waiting(NOW - day) == ["old-wait"]
+    assert await store.expire_waiting(NOW - day) == []
+    resumed = await store.load_resumable(NOW - day)
+    assert [s.table.id for s in resumed] == ["old-play", "new-wait"]
+    expired = await store.load("old-wait")
+    assert expired is not None and expired.table.status == "expired"
+    broken = await store.broken()
+    assert [(t.id, t.status, t.broken_reason) for t in broken] == [
+        ("bad", "broken", "action 3 does not replay: not your turn")
+    ]
+
+
+async def test_play_again_links_both_tables_once(database: Database) -> None:
+    store = database.store
+    first = a_table("t1", "finished")
+    await store.insert(first)
+    following = a_table("t2", "playing")
+    following.previous_table = "t1"
+    await store.insert_following(first, following)
+    with pytest.raises(StoreUnavailable):  # a table has one next table: no fork
+        await store.insert_following(first, a_table("t3", "playing"))
+    assert await store.load("t3") is None
+    loaded = [await store.load(i) for i in ("t1", "t2")]
+    assert [(s.table.previous_table, s.table.next_table) for s in loaded if s] == [
+        (None, "t2"),
+        ("t1", None),
+    ]
+
+
+async def test_a_players_tables_newest_first(database: Database) -> None:
+    store = database.store
+    for i in range(4):
+        table = a_table(f"t{i}", age=timedelta(minutes=10 - i))
+        await store.insert(table)
+        await store.take_seat(table.id, 0, "Ada", "a" * 64 if i % 2 == 0 else "b" * 64, False)
+    assert await store.tables_of(["a" * 64, "b" * 64], 3) == ["t3", "t2", "t1"]
+    assert await store.tables_of(["a" * 64], 10) == ["t2", "t0"]
+    assert await store.tables_of([], 10) == []
+
+
+async def test_a_database_that_cannot_be_reached_is_unavailable() -> None:
+    engine = make_engine("postgresql+asyncpg://postgres@127.0.0.1:1/none")
+    store, log = SqlTableStore(engine), SqlEventLog(engine)
+    log.start()
+    try:
+        for attempt in (
+            store.insert(a_table("t1")),
+            store.load("t1"),
+            log.append("t1", an_action(0), False),
+            log.read_back("t1", 0),
+        ):
+            with pytest.raises(StoreUnavailable) as raised:
+                await attempt
+            assert not isinstance(raised.value, CommitUnknown)
+    finally:
+        await log.stop()
+        await engine.dispose()
+
+
+@pytest.mark.postgres
+async def test_a_commit_without_answer_is_unknown_and_read_back_settles_it(
+    database_url: str,
+) -> None:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("the connection is cut on the database's side: PostgreSQL only")
+    async with open_database(database_url) as database:
+        await database.store.insert(a_table("t1", "playing"))
+
+        def cut(connection: sa.Connection) -> None:
+            # Just before COMMIT is sent, the database ends this connection's session.
+            connection.exec_driver_sql("SELECT pg_terminate_backend(pg_backend_pid())")
+
+        sa.event.listen(database.engine.sync_engine, "commit", cut)
+        try:
+            with pytest.raises(CommitUnknown):
+                await database.log.append("t1", an_action(0), False)
+        finally:
+            sa.event.remove(database.engine.sync_engine, "commit", cut)
+        assert await database.log.read_back("t1", 0) is None
+        await database.log.append("t1", an_action(0), False)  # the resend is stored
+        assert await database.log.read_back("t1", 0) == an_action(0)
+
+
+async def test_an_append_after_the_server_stopped_is_unavailable(database_url: str) -> None:
+    async with open_database(database_url) as database:
+        await database.store.insert(a_table("t1", "playing"))
+        log: SqlEventLog = database.log
+    with pytest.raises(StoreUnavailable):
+        await log.append("t1", LoggedAction(0, 0, "x", None, NOW), False)
