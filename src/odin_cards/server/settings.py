@@ -30,3 +30,19 @@ class Settings:
     """Messages a connection may send at once (token bucket size)."""
     flood: int = 20
     """Refused messages in a row after which a flooding connection is closed (1008)."""
+
+    # ------------------------------------------------------------ limits of the domain
+    max_waiting_tables: int = 1000
+    """Tables waiting for players, in all; more are refused (``too_many_tables``)."""
+    max_bot_seats: int = 12
+    """Bot seats one client address may have at unfinished tables at once (``too_many_bots``)."""
+    finished_in_memory: int = 200
+    """Finished tables kept in memory (least recently used leave first; loaded on demand)."""
+    waiting_expiry: float = 24 * 3600.0
+    """Seconds after which a table still waiting for players expires (never reloaded)."""
+    expiry_interval: float = 600.0
+    """Seconds between two checks for expired waiting tables."""
+    bot_idle: float = 600.0
+    """Seconds without a person connected after which a table's bots stop (until one returns)."""
+    bot_deadline: float = 60.0
+    """Seconds a bot move may take before a random legal move stands in."""

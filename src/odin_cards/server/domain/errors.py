@@ -1,0 +1,49 @@
+"""The domain's refusals: a stable code and a message for people; nothing else.
+
+The domain never speaks HTTP or WebSocket. The HTTP layer maps each code to a status
+(:data:`odin_cards.server.api.STATUS`), the WebSocket layer sends it as an ``error``
+message. ``docs/protocol.md`` lists the codes; clients may rely on them.
+"""
+
+from __future__ import annotations
+
+CODES = frozenset(
+    {
+        # an action (WebSocket)
+        "malformed",
+        "illegal",
+        "stale",
+        "not_your_turn",
+        "not_seated",
+        "game_over",
+        "not_started",
+        # a table or a seat (both layers)
+        "not_found",
+        "broken",
+        "expired",
+        "unauthorized",
+        "no_seat",
+        "taken",
+        "bad_name",
+        "bad_players",
+        "bad_bots",
+        "bad_options",
+        "not_finished",
+        "running",
+        # the server's state or limits
+        "unavailable",
+        "too_many_tables",
+        "too_many_bots",
+    }
+)
+
+
+class DomainError(Exception):
+    """A request the domain refuses; nothing changed. ``id`` echoes a client action's id."""
+
+    def __init__(self, code: str, message: str, id: str | None = None) -> None:
+        assert code in CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.id = id

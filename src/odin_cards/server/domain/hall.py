@@ -1,0 +1,543 @@
+"""The tables of a server, and the only code that changes them: lobby, seats, play, bots.
+
+The server is authoritative. Each table's game is rebuilt from its stored definition and
+log (through the game contract) when it is first needed, so a killed server resumes every
+table exactly. One asyncio lock per table serializes its changes: an action is checked
+(turn, version, rules), stored in the log under its action number, applied, acknowledged
+and broadcast, in that order. Everything outside memory goes through the ports: the table
+store, the event log, the broadcaster, the bot runner and the clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+from collections import OrderedDict
+from collections.abc import Coroutine, Mapping
+from datetime import timedelta
+from typing import Any
+
+from ...contract import ActionError, SetupError
+from ...games import rules_of
+from .. import messages as msg
+from ..settings import Settings
+from .bot_turns import BotTurns
+from .errors import DomainError
+from .ports import (
+    BotRunner,
+    Broadcaster,
+    Clock,
+    EventLog,
+    LoggedAction,
+    SeatTaken,
+    StoreUnavailable,
+    Subscriber,
+    TableStore,
+)
+from .table import LiveTable, ReplayError, clean_name, hash_token, new_record
+
+log = logging.getLogger(__name__)
+
+MINE_LIMIT = 50
+OPEN_LIMIT = 100
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+
+
+def _unavailable(id: str | None = None) -> DomainError:
+    return DomainError("unavailable", "the server cannot store this now; try again", id)
+
+
+class Hall:
+    """Every table of the server in memory (finished ones while recently used)."""
+
+    def __init__(
+        self,
+        store: TableStore,
+        events: EventLog,
+        bots: BotRunner,
+        broadcaster: Broadcaster,
+        clock: Clock,
+        settings: Settings,
+    ) -> None:
+        self.store = store
+        self.events = events
+        self.bots = bots
+        self.broadcaster = broadcaster
+        self.clock = clock
+        self.settings = settings
+        self.tables: dict[str, LiveTable] = {}
+        self._finished: OrderedDict[str, None] = OrderedDict()
+        """Finished tables in memory, least recently used first (evicted beyond the cap)."""
+        self._loading = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.turns = BotTurns(bots, broadcaster, clock, settings, self.act, self._spawn)
+
+    # ------------------------------------------------------------ loading
+
+    async def start(self) -> None:
+        """Expire abandoned waiting tables; rebuild the others; bots to move carry on.
+
+        A table whose log does not replay is marked ``broken`` with its reason, never
+        dropped in silence; the count of broken tables is logged once.
+        """
+        since = self.clock.now() - timedelta(seconds=self.settings.waiting_expiry)
+        expired = await self.store.expire_waiting(since)
+        for stored in await self.store.load_resumable(since):
+            table = await self._rebuild(stored)
+            if table is not None:
+                self._hold(table)
+                self.turns.schedule(table)
+        broken = await self.store.broken()
+        if broken:
+            log.error("%d tables broken; `odin tables broken` lists them", len(broken))
+        log.info("resumed %d tables; %d waiting tables expired", len(self.tables), len(expired))
+        self._spawn(self._expire_periodically())
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def get(self, table_id: str) -> LiveTable:
+        """The table ``table_id``, loaded from the store when not in memory.
+
+        Raises ``not_found``, ``broken`` (its log does not replay) or ``unavailable``.
+        """
+        table = self.tables.get(table_id)
+        if table is None:
+            if not TABLE_ID.fullmatch(table_id):
+                raise DomainError("not_found", f"there is no table {table_id!r}")
+            async with self._loading:
+                table = self.tables.get(table_id)
+                if table is None:
+                    table = await self._load(table_id)
+        if table.status == "broken":
+            raise DomainError("broken", f"table {table_id} cannot be restored; it is kept aside")
+        if table.id in self._finished:
+            self._finished.move_to_end(table.id)
+        return table
+
+    async def _load(self, table_id: str) -> LiveTable:
+        try:
+            stored = await self.store.load(table_id)
+        except StoreUnavailable:
+            raise _unavailable() from None
+        if stored is None:
+            raise DomainError("not_found", f"there is no table {table_id!r}")
+        if stored.table.status == "broken":
+            raise DomainError("broken", f"table {table_id} cannot be restored; it is kept aside")
+        table = await self._rebuild(stored)
+        if table is None:
+            raise DomainError("broken", f"table {table_id} cannot be restored; it is kept aside")
+        self._hold(table)
+        self.turns.schedule(table)
+        return table
+
+    async def _rebuild(self, stored: Any) -> LiveTable | None:
+        """The table of ``stored``, or ``None`` after marking it broken."""
+        try:
+            table = LiveTable.replay(stored)
+        except ReplayError as error:
+            reason = str(error)
+            log.error("table %s does not replay and is marked broken: %s", stored.table.id, reason)
+            try:
+                await self.store.set_status(stored.table.id, "broken", reason)
+            except StoreUnavailable:
+                log.error(
+                    "table %s could not be marked broken (store unavailable)", stored.table.id
+                )
+            return None
+        table.person_seen = self.clock.monotonic()
+        if table.status == "finished" and stored.table.status != "finished":
+            await self._store_status(table.id, "finished")
+        return table
+
+    async def _store_status(self, table_id: str, status: str) -> None:
+        try:
+            await self.store.set_status(table_id, status)
+        except StoreUnavailable:
+            log.warning("table %s: status %s not stored (store unavailable)", table_id, status)
+
+    def _hold(self, table: LiveTable) -> None:
+        """Keep ``table`` in memory; finished ones join the LRU and may push others out."""
+        self.tables[table.id] = table
+        if table.status not in ("waiting", "playing"):
+            self._finished[table.id] = None
+            self._finished.move_to_end(table.id)
+            self._evict()
+
+    def _evict(self) -> None:
+        """Drop the least recently used finished tables beyond the cap (none with listeners)."""
+        excess = len(self._finished) - self.settings.finished_in_memory
+        if excess <= 0:
+            return
+        for table_id in list(self._finished):
+            if excess <= 0:
+                break
+            if self.broadcaster.subscribers(table_id):
+                continue
+            del self._finished[table_id]
+            del self.tables[table_id]
+            self.bots.cancel(table_id)
+            excess -= 1
+
+    # -------------------------------------------------------------- expiry
+
+    async def _expire_periodically(self) -> None:
+        while True:
+            await self.clock.sleep(self.settings.expiry_interval)
+            try:
+                await self.expire()
+            except StoreUnavailable:
+                log.warning("waiting tables not expired now (store unavailable); later")
+
+    async def expire(self) -> list[str]:
+        """Mark waiting tables older than the expiry ``expired``; they leave memory."""
+        since = self.clock.now() - timedelta(seconds=self.settings.waiting_expiry)
+        ids = await self.store.expire_waiting(since)
+        for table_id in ids:
+            table = self.tables.get(table_id)
+            if table is not None and table.status == "waiting":
+                table.status = "expired"
+                self._announce(table)
+                del self.tables[table_id]
+        return ids
+
+    # -------------------------------------------------------------- lobby
+
+    async def create(
+        self,
+        players: int,
+        bots: Mapping[int, str],
+        setup: Mapping[str, Any],
+        client: str | None = None,
+        game: str = "odin",
+    ) -> LiveTable:
+        """A new table: bot seats taken, the others free (``waiting`` until all are)."""
+        rules = rules_of(game)
+        if not rules.min_players <= players <= rules.max_players:
+            raise DomainError(
+                "bad_players",
+                f"this game is played by {rules.min_players} to {rules.max_players} players, "
+                f"not {players}",
+            )
+        try:
+            normal = rules.check_setup(players, setup)
+        except SetupError as error:
+            raise DomainError("bad_options", str(error)) from None
+        if len(bots) < players:
+            waiting = sum(1 for t in self.tables.values() if t.status == "waiting")
+            if waiting >= self.settings.max_waiting_tables:
+                raise DomainError(
+                    "too_many_tables",
+                    "too many tables are waiting for players; join one or try later",
+                )
+        if bots and client is not None:
+            running = self._bot_seats_of(client)
+            if running + len(bots) > self.settings.max_bot_seats:
+                raise DomainError(
+                    "too_many_bots",
+                    f"you have {running} bot seats at running tables; at most "
+                    f"{self.settings.max_bot_seats} at once",
+                )
+        record = new_record(_new_id(), game, players, normal, _new_seed(), bots, self.clock.now())
+        try:
+            await self.store.insert(record)
+        except StoreUnavailable:
+            raise _unavailable() from None
+        table = LiveTable(record)
+        table.client = client
+        table.person_seen = self.clock.monotonic()
+        self._hold(table)
+        self.turns.schedule(table)
+        return table
+
+    def _bot_seats_of(self, client: str) -> int:
+        return sum(
+            sum(1 for s in t.seats if s.bot is not None)
+            for t in self.tables.values()
+            if t.client == client and t.status in ("waiting", "playing")
+        )
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        """Tables waiting for players, newest first; abandoned ones have expired."""
+        since = self.clock.now() - timedelta(seconds=self.settings.waiting_expiry)
+        waiting = [t for t in self.tables.values() if t.status == "waiting" and t.created > since]
+        waiting.sort(key=lambda t: t.created, reverse=True)
+        return [t.to_api() for t in waiting[:OPEN_LIMIT]]
+
+    async def mine(self, tokens: list[str]) -> list[dict[str, Any]]:
+        hashes = [hash_token(t) for t in tokens]
+        if not hashes:
+            return []
+        try:
+            found = await self.store.tables_of(hashes, MINE_LIMIT)
+        except StoreUnavailable:
+            raise _unavailable() from None
+        tables = []
+        for table_id in found:
+            try:
+                tables.append((await self.get(table_id)).to_api())
+            except DomainError as error:
+                if error.code == "unavailable":
+                    raise
+        return tables
+
+    async def take_seat(self, table: LiveTable, seat: int, name: str) -> str:
+        """Seat a person; return the seat's token (shown once; only its hash is kept)."""
+        name = clean_name(name)
+        async with table.lock:
+            if not 0 <= seat < table.players:
+                raise DomainError("no_seat", f"this table has seats 0 to {table.players - 1}")
+            if table.status == "expired":
+                raise DomainError("expired", "nobody joined this table for too long; it closed")
+            if table.seats[seat].taken:
+                raise DomainError("taken", f"seat {seat} is taken")
+            token = secrets.token_urlsafe(32)
+            digest = hash_token(token)
+            starts = all(s.taken for s in table.seats if s.seat != seat)
+            try:
+                await self.store.take_seat(table.id, seat, name, digest, starts)
+            except SeatTaken:
+                raise DomainError("taken", f"seat {seat} is taken") from None
+            except StoreUnavailable:
+                raise _unavailable() from None
+            table.seats[seat].name = name
+            table.seats[seat].token_hash = digest
+            if starts:
+                table.status = "playing"
+            self._announce(table)
+            if starts:
+                self._broadcast(table, table.version)
+                self.turns.schedule(table)
+            return token
+
+    async def again(self, table: LiveTable, token: str) -> LiveTable:
+        """The next game of the same players: a new table, every seat as it was."""
+        if table.seat_of(token) is None:
+            raise DomainError("unauthorized", "only a player of this table can start another")
+        async with table.lock:
+            if table.status != "finished":
+                raise DomainError("not_finished", "the game is still being played")
+            if table.next_table is not None:
+                try:
+                    return await self.get(table.next_table)
+                except DomainError as error:
+                    if error.code == "unavailable":
+                        raise
+            record = new_record(
+                _new_id(),
+                table.game_key,
+                table.players,
+                table.setup,
+                _new_seed(),
+                {},
+                self.clock.now(),
+            )
+            record.status = "playing"
+            record.previous_table = table.id
+            for stored, seat in zip(record.seats, table.seats, strict=True):
+                stored.name, stored.bot, stored.token_hash = seat.name, seat.bot, seat.token_hash
+            try:
+                await self.store.insert_following(table.to_record(), record)
+            except StoreUnavailable:
+                raise _unavailable() from None
+            following = LiveTable(record)
+            following.client = table.client
+            following.person_seen = self.clock.monotonic()
+            table.next_table = following.id
+            self._hold(following)
+            self._announce(table)
+            self.turns.schedule(following)
+            return following
+
+    # --------------------------------------------------------------- play
+
+    async def hello(
+        self, subscriber: Subscriber, table: LiveTable, token: str | None, version: int | None
+    ) -> None:
+        """Subscribe to ``table`` as the token's seat (or a spectator); send its state."""
+        async with table.lock:
+            seat = None
+            if token is not None:
+                seat = table.seat_of(token)
+                if seat is None:
+                    raise DomainError("unauthorized", "this token holds no seat at this table")
+            subscriber.seat = seat
+            self.broadcaster.join(table.id, subscriber)
+            if seat is not None:
+                table.person_seen = self.clock.monotonic()
+            subscriber.send(msg.welcome(seat, table.to_api()))
+            resync = version is None or version > table.version
+            since = 0 if resync or version is None else version
+            subscriber.send(
+                msg.update(table.version, table.events_json(since), table.state(seat), resync)
+            )
+            subscriber.version = table.version
+            self.turns.schedule(table)  # a paused table resumes when someone comes
+
+    def leave(self, table: LiveTable, subscriber: Subscriber) -> None:
+        """``subscriber`` is gone; a table nobody watches stops asking for bot moves."""
+        self.broadcaster.leave(table.id, subscriber)
+        if subscriber.seat is not None:
+            table.person_seen = self.clock.monotonic()
+        if self.turns.paused(table):
+            self.turns.forget(table)
+
+    async def act(
+        self,
+        table: LiveTable,
+        seat: int,
+        text: str,
+        version: int,
+        client_id: str | None,
+        reply: Subscriber | None = None,
+    ) -> int:
+        """Check, store, apply, acknowledge and broadcast one action; the version after it."""
+        async with table.lock:
+            await self._settle(table, client_id)
+            if client_id is not None and client_id in table.client_ids:
+                owner, after = table.client_ids[client_id]
+                if owner != seat:
+                    raise DomainError("malformed", "this id was used by another seat", client_id)
+                if reply is not None:
+                    reply.send(msg.ack(client_id, after))
+                return after
+            game = table.game
+            if table.status == "waiting":
+                raise DomainError(
+                    "not_started", "the game starts when every seat is taken", client_id
+                )
+            if game.is_over:
+                raise DomainError("game_over", "the game is over", client_id)
+            if version != table.version:
+                raise DomainError(
+                    "stale",
+                    f"the table is at version {table.version}, not {version}: update first",
+                    client_id,
+                )
+            mover = game.current_player
+            if seat != mover:
+                who = (table.seats[mover].display() if mover is not None else "") or f"seat {mover}"
+                raise DomainError("not_your_turn", f"it is {who}'s turn", client_id)
+            try:
+                action = game.parse(text)
+            except ActionError as error:
+                raise DomainError("malformed", str(error), client_id) from None
+            trial = game.clone()
+            try:
+                trial.apply(action, seat=seat)
+            except ActionError as error:
+                raise DomainError("illegal", str(error), client_id) from None
+            entry = LoggedAction(game.action_count, seat, action.text, client_id, self.clock.now())
+            try:
+                await self.events.append(table.id, entry, trial.is_over)
+            except Exception as error:
+                if isinstance(error, asyncio.CancelledError):
+                    raise
+                # The outcome is unknown (or the store says no): the log itself decides.
+                log.warning(
+                    "table %s: storing action %d failed (%s); reading it back",
+                    table.id,
+                    entry.number,
+                    type(error).__name__,
+                )
+                table.pending = entry
+                await self._settle(table, client_id)
+                if len(table.actions) <= entry.number:
+                    raise _unavailable(client_id) from None
+                if client_id is None:
+                    return table.version
+                if client_id not in table.client_ids:
+                    raise DomainError(
+                        "stale", "the table moved on: update first", client_id
+                    ) from None
+                return self._acked(table, client_id, reply)
+            self._apply(table, entry, trial)
+            return self._acked(table, client_id, reply) if client_id else table.version
+
+    def _acked(self, table: LiveTable, client_id: str, reply: Subscriber | None) -> int:
+        after = table.client_ids[client_id][1]
+        if reply is not None:
+            reply.send(msg.ack(client_id, after))
+        return after
+
+    async def _settle(self, table: LiveTable, client_id: str | None) -> None:
+        """Settle an action whose commit's outcome is unknown, by reading the log back.
+
+        Stored: it is applied and broadcast as if the commit had answered. Not stored: it
+        is forgotten (its sender was refused). Unreadable now: ``unavailable``, and the
+        table stays as it is until a later try settles it.
+        """
+        entry = table.pending
+        if entry is None:
+            return
+        try:
+            stored = await self.events.read_back(table.id, entry.number)
+        except Exception as error:
+            if isinstance(error, asyncio.CancelledError):
+                raise
+            log.warning("table %s: action %d not settled yet", table.id, entry.number)
+            raise _unavailable(client_id) from None
+        table.pending = None
+        if stored is None:
+            log.info("table %s: action %d was not stored; refused", table.id, entry.number)
+            return
+        trial = table.game.clone()
+        trial.apply(stored.action, seat=stored.seat)
+        self._apply(table, stored, trial)
+        log.info("table %s: action %d was stored; applied", table.id, entry.number)
+
+    def _apply(self, table: LiveTable, entry: LoggedAction, after: Any) -> None:
+        """Make the stored ``entry`` (already applied to ``after``) the table's move."""
+        since = table.version
+        table.game = after
+        table.actions.append(entry.action)
+        if entry.client_id is not None:
+            table.client_ids[entry.client_id] = (entry.seat, table.version)
+        table.add_events(since)
+        self._broadcast(table, since)
+        if after.is_over:
+            table.status = "finished"
+            self._announce(table)
+            self.turns.forget(table)
+            self._hold(table)
+        self.turns.schedule(table)
+
+    def _broadcast(self, table: LiveTable, since: int) -> None:
+        """Send every subscriber of ``table`` the events after ``since`` and its state."""
+        listeners = self.broadcaster.subscribers(table.id)
+        if not listeners:
+            return
+        version = table.version
+        shared = table.events_json(since)
+        make = table.states()
+        states: dict[int | None, str] = {}
+        for subscriber in listeners:
+            if subscriber.seat not in states:
+                states[subscriber.seat] = make(subscriber.seat)
+            events = (
+                shared if subscriber.version == since else table.events_json(subscriber.version)
+            )
+            subscriber.send(msg.update(version, events, states[subscriber.seat]))
+            subscriber.version = version
+
+    def _announce(self, table: LiveTable) -> None:
+        text = msg.table(table.to_api())
+        for subscriber in self.broadcaster.subscribers(table.id):
+            subscriber.send(text)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(6)
+
+
+def _new_seed() -> int:
+    return secrets.randbits(63)

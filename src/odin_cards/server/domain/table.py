@@ -1,0 +1,241 @@
+"""One table in memory: its definition, seats, game, the log's indexes, and seats' states.
+
+The game is rebuilt through the game contract (:func:`odin_cards.games.rules_of`) from the
+stored definition and log, so a table of any registered game can be hosted. The wire
+``version`` is the game's public history length; the log's key is the action number.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ...bots import LEVELS
+from ...contract import GameRules, GameState
+from ...games import rules_of
+from ..messages import dump
+from . import odin_state
+from .errors import DomainError
+from .ports import LoggedAction, SeatRecord, StoredTable, TableRecord
+
+MAX_NAME = 24
+
+StateMaker = Callable[
+    [GameState, Mapping[str, Any], Sequence[str], bool], Callable[[int | None], str]
+]
+PRESENTERS: dict[str, StateMaker] = {"odin": odin_state.states}
+"""Per game key, what builds each seat's ``State`` (the only game-specific code here)."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: str) -> str:
+    """A player's name as shown to others, or ``bad_name`` saying what is wrong."""
+    name = " ".join(name.split())
+    if not name:
+        raise DomainError("bad_name", "type a name to take a seat")
+    if len(name) > MAX_NAME:
+        raise DomainError("bad_name", f"a name has at most {MAX_NAME} characters")
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise DomainError("bad_name", "a name cannot contain control characters")
+    return name
+
+
+@dataclass(slots=True)
+class Seat:
+    seat: int
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.name is not None or self.bot is not None
+
+    def display(self) -> str:
+        if self.bot is not None:
+            level = LEVELS.get(self.bot)
+            return f"{level.name if level else self.bot} bot"
+        return self.name or ""
+
+
+class ReplayError(Exception):
+    """A stored table that cannot be rebuilt (its reason is stored with it, never secret)."""
+
+
+class LiveTable:
+    """One table in memory: definition, seats, game, log-derived indexes, bot state."""
+
+    def __init__(self, record: TableRecord) -> None:
+        self.id = record.id
+        self.game_key = record.game
+        self.rules_version = record.rules_version
+        self.players = record.players
+        self.setup = record.setup
+        self.seed = record.seed
+        self.status = record.status
+        self.created = record.created
+        self.seats = [Seat(s.seat, s.name, s.bot, s.token_hash) for s in record.seats]
+        self.previous_table = record.previous_table
+        self.next_table = record.next_table
+        self.rules: GameRules = rules_of(record.game)
+        self.game: GameState = self.rules.new_game(record.players, record.setup, record.seed)
+        self.actions: list[str] = []
+        """Every accepted action's text, in order (what bots replay); index = number."""
+        self.client_ids: dict[str, tuple[int, int]] = {}
+        """Client id of an accepted action -> (seat, version after it)."""
+        self.events: list[str] = []
+        """The public events, each encoded once (strings: nothing for the GC to scan)."""
+        self.add_events(0)
+        self.lock = asyncio.Lock()
+        self.pending: LoggedAction | None = None
+        """An action whose commit's outcome is unknown: settled before the next change."""
+        self.bot_version = -1
+        """The version a bot move was scheduled for (one bot move per version)."""
+        self.client: str | None = None
+        """Who created the table (the transport's client address), for per-client limits."""
+        self.person_seen = 0.0
+        """Monotonic time a person was last connected (or the table was made or loaded)."""
+
+    @classmethod
+    def replay(cls, stored: StoredTable) -> LiveTable:
+        """Rebuild a stored table, validating every logged action; :class:`ReplayError`."""
+        record = stored.table
+        try:
+            rules = rules_of(record.game)
+        except Exception as error:
+            raise ReplayError(f"unknown game {record.game!r}: {error}") from None
+        if record.rules_version != rules.rules_version:
+            raise ReplayError(
+                f"stored with rules version {record.rules_version}; "
+                f"this server has version {rules.rules_version}"
+            )
+        try:
+            table = cls(record)
+        except Exception as error:
+            raise ReplayError(f"setup does not start a game: {error}") from None
+        for entry in stored.log:
+            if entry.number != table.game.action_count:
+                raise ReplayError(
+                    f"log entry {entry.number} where action {table.game.action_count} belongs"
+                )
+            try:
+                table.record_action(entry, encode=False)
+            except Exception as error:
+                raise ReplayError(
+                    f"action {entry.number} ({entry.action!r} by seat {entry.seat}) "
+                    f"does not replay: {type(error).__name__}: {error}"
+                ) from None
+        table.events = []
+        table.add_events(0)
+        if table.game.is_over:
+            table.status = "finished"
+        return table
+
+    @property
+    def version(self) -> int:
+        """The wire version: the length of the game's public history."""
+        return self.game.public_length
+
+    def add_events(self, since: int) -> None:
+        """Encode the public events from entry ``since`` on."""
+        self.events.extend(dump(e) for e in self.game.public_events(since))
+
+    def events_json(self, since: int) -> str:
+        """The public events from version ``since`` on, as a JSON array."""
+        return "[" + ",".join(self.events[since:]) + "]"
+
+    def seat_of(self, token: str) -> int | None:
+        digest = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        return None
+
+    def record_action(self, entry: LoggedAction, encode: bool = True) -> None:
+        """Apply one logged action (validated again: a stored log is not trusted)."""
+        since = self.version
+        self.game.apply(entry.action, seat=entry.seat)
+        self.actions.append(entry.action)
+        if entry.client_id is not None:
+            self.client_ids[entry.client_id] = (entry.seat, self.version)
+        if encode:
+            self.add_events(since)
+
+    @property
+    def people(self) -> list[int]:
+        """Seats held by people (not bots)."""
+        return [s.seat for s in self.seats if s.name is not None]
+
+    def to_record(self) -> TableRecord:
+        return TableRecord(
+            id=self.id,
+            game=self.game_key,
+            rules_version=self.rules_version,
+            players=self.players,
+            setup=self.setup,
+            seed=self.seed,
+            status=self.status,
+            created=self.created,
+            seats=[SeatRecord(s.seat, s.name, s.bot, s.token_hash) for s in self.seats],
+            previous_table=self.previous_table,
+            next_table=self.next_table,
+        )
+
+    def to_api(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "players": self.players,
+            "options": self.setup,
+            "status": self.status,
+            "seats": [
+                {"seat": s.seat, "name": s.name, "bot": s.bot, "taken": s.taken} for s in self.seats
+            ],
+            "created": self.created.isoformat(),
+            "next_table": self.next_table,
+            "invite_url": f"/t/{self.id}",
+            "watch_url": f"/t/{self.id}/watch",
+            "replay_url": f"/t/{self.id}/replay",
+        }
+
+    def state(self, seat: int | None) -> str:
+        """The ``State`` of the protocol for ``seat`` (JSON)."""
+        return self.states()(seat)
+
+    def states(self) -> Callable[[int | None], str]:
+        """A maker of every seat's ``State`` in the current position, sharing the work."""
+        names = [s.display() for s in self.seats]
+        return PRESENTERS[self.game_key](self.game, self.setup, names, self.status == "playing")
+
+
+def new_record(
+    table_id: str,
+    game: str,
+    players: int,
+    setup: dict[str, Any],
+    seed: int,
+    bots: Mapping[int, str],
+    created: datetime,
+) -> TableRecord:
+    """A new table's definition: bot seats taken, the others free."""
+    seats = [SeatRecord(seat, bot=bots.get(seat)) for seat in range(players)]
+    status = "playing" if len(bots) == players else "waiting"
+    return TableRecord(
+        id=table_id,
+        game=game,
+        rules_version=rules_of(game).rules_version,
+        players=players,
+        setup=setup,
+        seed=seed,
+        status=status,
+        created=created,
+        seats=seats,
+    )
