@@ -1,72 +1,407 @@
-"""Bot seats: bots think in worker processes so that no table and no connection waits.
+"""Bot seats: bots think in worker processes, and tables share the workers fairly.
 
-A worker rebuilds the game from the table's definition and log (cheap: the engine replays
-thousands of actions a millisecond) and asks the bot through :func:`odin_cards.bots.ask`,
-which shows the bot only its seat's view. Bots are looked up by level key in
-:data:`odin_cards.bots.LEVELS`, so new levels appear in the lobby without server changes.
+A worker runs :mod:`odin_cards.bot_worker` (it rebuilds the game from the table's definition
+and log and asks the bot, which sees only its seat's view). Bots are looked up by level key
+in :data:`odin_cards.bots.LEVELS`, so new levels appear in the lobby without server changes.
+
+:class:`ProcessBotRunner` is the server's :class:`~.domain.ports.BotRunner`. Why it is more
+than a process pool: with a plain first-come-first-served pool, twenty six-seat tables of
+expert bots (two seconds a move) kept every other table's bot waiting 34-38 s a move. So:
+
+- **Two lanes.** Levels that play at once (no time budget: random, heuristic) have a worker
+  of their own and never wait behind a search. Levels with a time budget (search, expert)
+  share ``workers`` processes.
+- **Round robin.** A table has at most one queued move; tables are served in the order they
+  asked, and a table asks for its next move only after its last one, so every table waiting
+  gets a turn before any table gets a second one.
+- **Think time shrinks under load.** A search started while ``waiting`` tables (queued or
+  thinking) want the shared workers thinks ``min(level budget, max(min_think,
+  target_latency * workers / waiting))`` seconds: the whole queue then turns over in about
+  ``target_latency``. Alone, a level keeps its full budget.
+- **No stall.** A bot that raises is answered by a random legal move (logged). A worker that
+  is still busy at the hard deadline (three times the think time, plus ``hang_slack``) is
+  killed, or one that dies is noticed; either way the move is a random stand-in computed in
+  this process and the worker is replaced. Workers exit when the server process is gone.
+
+Logs name the table and the level, never a move, a hand or a seed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
 import random
 import secrets
-import threading
-import time
+import signal
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..bots import LEVELS, RandomBot, ask, make_bot
-from ..rules import Game, Options, parse_action
+from ..bot_worker import Move, Turn, choose, replay, stand_in, watch_parent
+from ..bots import LEVELS, Budget
+from ..rules import Options
+from .domain.ports import BotRequest
+from .settings import Settings
 
 log = logging.getLogger(__name__)
 
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A bot's choice, and the bot's error if it failed and a random move stood in."""
-
-    action: str
-    error: str | None = None
+START_TIMEOUT = 60.0
+"""Seconds a new worker may take to start (spawn and import) before it is tried again."""
 
 
-def choose(
-    level: str,
-    players: int,
-    options: dict[str, Any],
-    seed: int,
-    actions: list[str],
-    rng_seed: int,
-) -> Move:
-    """Worker side: the move of the bot of ``level`` for the seat to move after ``actions``."""
-    game = Game.new(players, Options.from_dict(options), seed)
-    for text in actions:
-        game.apply_unchecked(parse_action(text))
-    rng = random.Random(rng_seed)
-    try:
-        return Move(ask(make_bot(level), game, LEVELS[level].budget, rng).text)
-    except Exception as error:  # a broken bot must not stall a table of people
-        fallback = ask(RandomBot(), game, LEVELS["random"].budget, rng)
-        return Move(fallback.text, f"{type(error).__name__}: {error}")
+Think = Callable[[Turn, Budget, int], Move]
+"""What a worker runs: the turn, the budget to think within, a seed for the bot's dice.
+A module-level function, so that spawned workers can import it."""
 
 
-def _watch_parent(parent: int) -> None:
-    """Worker start-up: exit when the server is gone, even if it was killed with SIGKILL."""
+def turn_of(request: BotRequest) -> Turn:
+    """What a worker needs of a request (a worker never imports the server)."""
+    return Turn(
+        request.table_id,
+        request.level,
+        request.game,
+        request.players,
+        request.setup,
+        request.seed,
+        request.actions,
+    )
 
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
 
-    threading.Thread(target=watch, name="watch-server", daemon=True).start()
+def think_time(
+    level_seconds: float, target: float, workers: int, waiting: int, floor: float
+) -> float:
+    """Seconds a search may think while ``waiting`` tables share ``workers`` processes.
+
+    Each worker serves ``waiting / workers`` tables in turn, so thinking
+    ``target * workers / waiting`` each lets every waiting table move within ``target``.
+    Never more than the level's budget, never less than ``floor`` (a search needs a few
+    iterations to be better than random; past that load, latency grows instead).
+    """
+    share = target * workers / max(1, waiting)
+    return min(level_seconds, max(floor, share))
+
+
+@dataclass(eq=False, slots=True)
+class _Job:
+    """One table's request for a bot move, and the answer its caller awaits."""
+
+    request: BotRequest
+    answer: asyncio.Future[str]
+    lane: _Lane
+
+
+@dataclass(eq=False, slots=True)
+class _Slot:
+    """One worker (a process, or a thread of this process) that thinks one move at a time."""
+
+    executor: Executor
+    pid: int | None = None
+    ready: bool = False
+    job: _Job | None = None
+
+
+@dataclass(eq=False, slots=True)
+class _Lane:
+    """Tables waiting for a move, in the order they asked, and the workers serving them."""
+
+    name: str
+    timed: bool
+    """Whether its levels think for a time budget (which shrinks under load)."""
+    size: int
+    queue: dict[str, _Job] = field(default_factory=dict)
+    """Table id -> its queued job; insertion order is the order of service."""
+    slots: list[_Slot] = field(default_factory=list)
+
+    def busy(self) -> int:
+        return sum(1 for slot in self.slots if slot.job is not None)
+
+
+class ProcessBotRunner:
+    """The :class:`~.domain.ports.BotRunner` of the server; see the module docstring.
+
+    ``workers`` processes think for the levels with a time budget and one more for the
+    levels without; with ``workers=0`` both lanes are threads of this process (tests, tiny
+    hosts; a hung thread cannot be stopped, only abandoned). ``think`` is what the workers
+    run (a module-level function, so that spawned workers can import it).
+    """
+
+    def __init__(
+        self,
+        workers: int,
+        *,
+        target_latency: float = 2.0,
+        min_think: float = 0.05,
+        hang_slack: float = 2.0,
+        think: Think = choose,
+    ) -> None:
+        if workers < 0:
+            raise ValueError(f"workers must be 0 or more, not {workers}")
+        self.processes = workers > 0
+        self.target_latency = target_latency
+        self.min_think = min_think
+        self.hang_slack = hang_slack
+        self.think = think
+        self._quick = _Lane("quick", timed=False, size=1)
+        self._timed = _Lane("timed", timed=True, size=max(1, workers))
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._warming: set[asyncio.Task[None]] = set()
+        self._started = False
+        self._closed = False
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ProcessBotRunner:
+        """The runner of a server with these settings."""
+        return cls(
+            settings.bot_workers,
+            target_latency=settings.bot_target_latency,
+            min_think=settings.bot_min_think,
+            hang_slack=settings.bot_hang_slack,
+        )
+
+    @property
+    def pids(self) -> list[int]:
+        """Process ids of the started workers (quick lane first), for monitoring."""
+        lanes = (self._quick, self._timed)
+        return [slot.pid for lane in lanes for slot in lane.slots if slot.pid is not None]
+
+    async def started(self) -> None:
+        """Start the workers and return once every one is ready (moves start them anyway;
+        this keeps the start-up out of the first moves' time)."""
+        self._start()
+        while self._warming:
+            await asyncio.gather(*self._warming)
+
+    # ------------------------------------------------------------------ the port
+
+    async def move(self, request: BotRequest) -> str:
+        """The bot's move; raises ``CancelledError`` if :meth:`cancel` drops it first."""
+        if self._closed:
+            raise RuntimeError("the bot runner is closed")
+        self._start()
+        lane = self._lane_of(request.level)
+        job = _Job(request, asyncio.get_running_loop().create_future(), lane)
+        for other in (self._quick, self._timed):
+            previous = other.queue.get(request.table_id)
+            if previous is None:
+                continue
+            if other is lane:  # a newer request keeps the table's place in the queue
+                lane.queue[request.table_id] = job
+            else:
+                del other.queue[request.table_id]
+            previous.answer.cancel()
+        lane.queue.setdefault(request.table_id, job)
+        job.answer.add_done_callback(lambda _: self._forget(job))
+        self._pump(lane)
+        return await job.answer
+
+    def cancel(self, table_id: str) -> None:
+        """Drop the table's queued move; a move being thought is finished and ignored."""
+        for lane in (self._quick, self._timed):
+            job = lane.queue.pop(table_id, None)
+            if job is not None:
+                job.answer.cancel()
+            for slot in lane.slots:
+                if slot.job is not None and slot.job.request.table_id == table_id:
+                    slot.job.answer.cancel()
+
+    def close(self) -> None:
+        """Stop: every waiting caller is cancelled, busy workers are killed."""
+        self._closed = True
+        for task in list(self._tasks):
+            task.cancel()
+        for lane in (self._quick, self._timed):
+            for job in lane.queue.values():
+                job.answer.cancel()
+            lane.queue.clear()
+            for slot in lane.slots:
+                if slot.job is not None:
+                    slot.job.answer.cancel()
+                    self._kill(slot)
+                slot.executor.shutdown(wait=False, cancel_futures=True)
+
+    # ------------------------------------------------------------------ scheduling
+
+    def budget_for(self, level: str, waiting: int) -> Budget:
+        """The budget of a move of ``level`` started while ``waiting`` tables share the
+        timed workers (this one included)."""
+        known = LEVELS.get(level)
+        budget = known.budget if known is not None else Budget()
+        if budget.seconds is None:
+            return budget
+        seconds = think_time(
+            budget.seconds, self.target_latency, self._timed.size, waiting, self.min_think
+        )
+        return replace(budget, seconds=seconds)
+
+    def deadline(self, budget: Budget) -> float:
+        """Seconds after which a worker still thinking is deemed hung."""
+        return 3 * (budget.seconds or 0.0) + self.hang_slack
+
+    def _lane_of(self, level: str) -> _Lane:
+        known = LEVELS.get(level)
+        if known is None or known.budget == Budget():
+            return self._quick  # an unknown level gets a stand-in at once, in the quick lane
+        return self._timed
+
+    def _forget(self, job: _Job) -> None:
+        """A caller gave up (cancelled): its job leaves the queue if it is still there."""
+        if job.answer.cancelled() and job.lane.queue.get(job.request.table_id) is job:
+            del job.lane.queue[job.request.table_id]
+
+    def _pump(self, lane: _Lane) -> None:
+        """Give queued jobs to idle workers, first come first served."""
+        if self._closed:
+            return
+        for slot in lane.slots:
+            if not lane.queue:
+                return
+            if not slot.ready or slot.job is not None:
+                continue
+            table_id = next(iter(lane.queue))
+            job = lane.queue.pop(table_id)
+            slot.job = job
+            waiting = len(lane.queue) + lane.busy()
+            self._spawn(self._run(lane, slot, job, self.budget_for(job.request.level, waiting)))
+
+    async def _run(self, lane: _Lane, slot: _Slot, job: _Job, budget: Budget) -> None:
+        request = job.request
+        loop = asyncio.get_running_loop()
+        seconds = self.deadline(budget)
+        replaced = False
+        try:
+            async with asyncio.timeout(seconds):
+                move = await loop.run_in_executor(
+                    slot.executor, self.think, turn_of(request), budget, secrets.randbits(64)
+                )
+        except TimeoutError:
+            log.error(
+                "the %s bot at table %s still thought after %.1f s; a random move stood in"
+                " and its worker is replaced",
+                request.level,
+                request.table_id,
+                seconds,
+            )
+            replaced = True
+            self._replace(lane, slot)
+            self._stand_in(job)
+        except BrokenProcessPool:
+            log.error(
+                "the worker of the %s bot at table %s died; a random move stood in"
+                " and the worker is replaced",
+                request.level,
+                request.table_id,
+            )
+            replaced = True
+            self._replace(lane, slot)
+            self._stand_in(job)
+        except Exception as error:
+            log.error(
+                "the %s bot at table %s failed (%s); a random move stood in",
+                request.level,
+                request.table_id,
+                type(error).__name__,
+            )
+            self._stand_in(job)
+        else:
+            if move.error is not None:
+                log.error(
+                    "the %s bot at table %s failed (%s); a random move stood in",
+                    request.level,
+                    request.table_id,
+                    move.error,
+                )
+            if not job.answer.done():
+                job.answer.set_result(move.action)
+        finally:
+            if not replaced:
+                slot.job = None
+            self._pump(lane)
+
+    def _stand_in(self, job: _Job) -> None:
+        """Answer ``job`` with a random legal move computed here (cheap: a replay)."""
+        if job.answer.done():
+            return
+        try:
+            action = stand_in(replay(turn_of(job.request)), random.Random(secrets.randbits(64)))
+        except Exception as error:  # the log does not replay: the caller must know
+            job.answer.set_exception(error)
+        else:
+            job.answer.set_result(action)
+
+    # ------------------------------------------------------------------ workers
+
+    def _start(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        for lane in (self._quick, self._timed):
+            for _ in range(lane.size):
+                slot = _Slot(self._executor(lane), ready=not self.processes)
+                lane.slots.append(slot)
+                if self.processes:
+                    self._warming.add(self._spawn(self._warm(lane, slot)))
+
+    def _executor(self, lane: _Lane) -> Executor:
+        if not self.processes:
+            return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"bot-{lane.name}")
+        return ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=watch_parent,
+            initargs=(os.getpid(),),
+        )
+
+    async def _warm(self, lane: _Lane, slot: _Slot) -> None:
+        """Start the slot's worker (outside any move's deadline) and learn its process id."""
+        while True:
+            try:
+                async with asyncio.timeout(START_TIMEOUT):
+                    pid = await asyncio.get_running_loop().run_in_executor(slot.executor, os.getpid)
+            except (TimeoutError, BrokenProcessPool, OSError) as error:
+                log.error("a bot worker did not start (%s); trying again", type(error).__name__)
+                slot.executor.shutdown(wait=False, cancel_futures=True)
+                await asyncio.sleep(1.0)
+                slot.executor = self._executor(lane)
+                continue
+            slot.pid = pid
+            break
+        slot.ready = True
+        self._pump(lane)
+
+    def _replace(self, lane: _Lane, slot: _Slot) -> None:
+        """Kill the slot's worker and put a fresh one in its place."""
+        self._kill(slot)
+        slot.executor.shutdown(wait=False, cancel_futures=True)
+        if self._closed:
+            return
+        fresh = _Slot(self._executor(lane), ready=not self.processes)
+        lane.slots[lane.slots.index(slot)] = fresh
+        if self.processes:
+            self._warming.add(self._spawn(self._warm(lane, fresh)))
+
+    @staticmethod
+    def _kill(slot: _Slot) -> None:
+        if slot.pid is None:
+            return  # a thread cannot be killed: it is abandoned
+        with contextlib.suppress(OSError):  # already gone
+            os.kill(slot.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
+        slot.pid = None
+
+    def _spawn(self, work: Any) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._warming.discard)
+        return task
 
 
 class BotPool:
-    """Where bots think: a process pool (``workers`` > 0) or one thread of this process."""
+    """Today's first-come-first-served pool, kept until the hall moves to the runner port."""
 
     def __init__(self, workers: int) -> None:
         self.executor: Executor
@@ -74,7 +409,7 @@ class BotPool:
             self.executor = ProcessPoolExecutor(
                 max_workers=workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_watch_parent,
+                initializer=watch_parent,
                 initargs=(os.getpid(),),
             )
         else:
@@ -83,17 +418,10 @@ class BotPool:
     async def move(
         self, level: str, players: int, options: Options, seed: int, actions: list[str]
     ) -> str:
+        turn = Turn("", level, "odin", players, options.to_dict(), seed, tuple(actions))
+        budget = LEVELS[level].budget
         loop = asyncio.get_running_loop()
-        move = await loop.run_in_executor(
-            self.executor,
-            choose,
-            level,
-            players,
-            options.to_dict(),
-            seed,
-            actions,
-            secrets.randbits(64),
-        )
+        move = await loop.run_in_executor(self.executor, choose, turn, budget, secrets.randbits(64))
         if move.error is not None:
             log.error("the %s bot failed (%s); a random move stood in", level, move.error)
         return move.action

@@ -20,6 +20,14 @@ class Settings:
     """Mean seconds a bot waits before it moves (jittered by a third either way; 0: none)."""
     bot_workers: int = 1
     """Processes that run bots (0: a thread of the server process, for tests and tiny hosts)."""
+    bot_target_latency: float = 2.0
+    """Seconds in which every table waiting for a searching bot should get its move: under
+    load a search thinks ``target * bot_workers / waiting tables`` (at most its level's time)."""
+    bot_min_think: float = 0.05
+    """Least seconds a search thinks however long the queue (past that, latency grows)."""
+    bot_hang_slack: float = 2.0
+    """A bot still thinking 3 x its think time + this many seconds is hung: a random move
+    stands in and its worker is replaced."""
     allowed_origins: tuple[str, ...] = ()
     """Origins besides the server's own that may open WebSockets (e.g. behind a proxy)."""
     max_message: int = 4096

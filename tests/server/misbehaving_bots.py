@@ -1,0 +1,24 @@
+"""What test workers run: the real bots, or a worker that raises, dies or hangs.
+
+A module of its own that imports neither pytest nor the server, so that spawned worker
+processes import it quickly. The table id says how the worker misbehaves, so tables can
+keep real levels (and lanes).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from odin_cards.bot_worker import Move, Turn, choose
+from odin_cards.bots import Budget
+
+
+def misbehaving(turn: Turn, budget: Budget, rng_seed: int) -> Move:
+    if turn.table_id.startswith("raise"):
+        raise RuntimeError("this worker fails")
+    if turn.table_id.startswith("die"):
+        os._exit(3)
+    if turn.table_id.startswith("hang"):
+        time.sleep(600)
+    return choose(turn, budget, rng_seed)
