@@ -93,20 +93,26 @@ class FakeBots:
         self.mode = "play"
         self.asked: list[BotRequest] = []
         self.cancelled: list[str] = []
+        self._thinking: dict[str, asyncio.Future[None]] = {}
 
     async def move(self, request: BotRequest) -> str:
         self.asked.append(request)
         if self.mode == "crash":
             raise RuntimeError("the bot fell over")
         if self.mode == "hang":
-            await asyncio.get_running_loop().create_future()
+            thinking = self._thinking[request.table_id] = asyncio.get_running_loop().create_future()
+            await thinking  # raises CancelledError when the table's work is dropped
         game = rules_of(request.game).new_game(request.players, request.setup, request.seed)
         for text in request.actions:
             game.apply(text)
         return game.legal_actions()[0].text
 
     def cancel(self, table_id: str) -> None:
+        """Like the real runner: the table's pending move raises ``CancelledError``."""
         self.cancelled.append(table_id)
+        thinking = self._thinking.pop(table_id, None)
+        if thinking is not None:
+            thinking.cancel()
 
     def close(self) -> None:
         pass
@@ -316,6 +322,18 @@ async def test_a_bot_table_nobody_watches_pauses_and_resumes(world: World) -> No
     assert (table.game.action_count, len(world.bots.asked)) == (moved, asked)
     await world.watch(table)
     await until(lambda: table.game.action_count > moved)
+
+
+async def test_a_bot_move_dropped_while_paused_is_asked_again_on_resume(world: World) -> None:
+    world.bots.mode = "hang"
+    table = await world.hall.create(2, {0: "random", 1: "random"}, {"first_leader": 0})
+    watcher = await world.watch(table)
+    await until(lambda: len(world.bots.asked) == 1)
+    world.hall.leave(table, watcher)  # the runner drops the table's work
+    await settle()
+    world.bots.mode = "play"
+    await world.watch(table)
+    await until(lambda: table.game.action_count >= 2)
 
 
 async def test_bots_stop_after_people_are_gone_long_and_resume_when_one_returns(

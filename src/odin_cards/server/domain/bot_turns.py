@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 RETRY_SECONDS = 1.0
 """How long a bot waits before it tries again when its move could not be stored."""
 
+DROPPED = "\x00dropped"
+"""What :meth:`BotTurns._choice` answers for a move the runner dropped (no action text)."""
+
 Act = Callable[[LiveTable, int, str, int, None], Awaitable[int]]
 """The hall's ``act``: table, seat, action, version, no client id."""
 
@@ -91,6 +94,10 @@ class BotTurns:
             tuple(table.actions),
         )
         action, _ = await asyncio.gather(self._choice(request), self.clock.sleep(pause))
+        if action == DROPPED:
+            if table.bot_version == version:
+                table.bot_version = -1  # asked again when the table resumes
+            return
         for attempt in (action, None):
             if table.version != version:
                 return  # the table moved on
@@ -115,7 +122,8 @@ class BotTurns:
             self.schedule(table)
 
     async def _choice(self, request: BotRequest) -> str | None:
-        """The bot runner's move, or ``None`` if it failed or passed the deadline."""
+        """The bot runner's move, or ``None`` if it failed or passed the deadline, or
+        :data:`DROPPED` if the runner dropped it (:meth:`forget`)."""
         move = asyncio.ensure_future(self.runner.move(request))
         deadline = asyncio.ensure_future(self.clock.sleep(self.settings.bot_deadline))
         try:
@@ -131,6 +139,8 @@ class BotTurns:
                 self.settings.bot_deadline,
             )
             return None
+        if move.cancelled():
+            return DROPPED
         try:
             return move.result()
         except Exception as error:
