@@ -1,0 +1,96 @@
+"""``odin tables``: what the server's database holds, for the person who runs the server.
+
+``odin tables broken`` lists the tables whose stored log does not replay (the server marks
+them ``broken`` at start instead of dropping them), one line each with the reason. It only
+reads: it may run beside ``odin serve`` and never upgrades or locks the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+tables_app = typer.Typer(
+    name="tables",
+    help="The server's stored tables (odin tables broken).",
+    no_args_is_help=True,
+)
+
+
+class Refused(Exception):
+    """The command cannot do its work: one line on standard error, exit status 1."""
+
+
+def broken_command(
+    data_dir: Annotated[
+        Path,
+        typer.Option("--data-dir", help="Where the embedded SQLite database lives."),
+    ] = Path("data"),
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            help="Use this database instead, e.g. postgresql+asyncpg://user@host/db.",
+        ),
+    ] = None,
+) -> None:
+    """List the tables marked broken (their log does not replay), one line each."""
+    from ..server.settings import sqlite_url
+
+    if database_url is None:
+        if not (data_dir / "odin.sqlite3").is_file():
+            _fail(f"no database in {data_dir} (odin serve creates data/odin.sqlite3)")
+        database_url = sqlite_url(data_dir)
+    try:
+        lines = asyncio.run(broken_lines(database_url))
+    except Refused as error:
+        _fail(str(error))
+    for line in lines:
+        typer.echo(line)
+
+
+async def broken_lines(url: str) -> list[str]:
+    """One line per broken table of the database at ``url``, or one line saying none is."""
+    from ..server.adapters.sql_errors import storing
+    from ..server.adapters.sql_schema import head_revision, make_engine, schema_revision
+    from ..server.adapters.sql_store import SqlTableStore
+    from ..server.domain.ports import StoreUnavailable
+
+    engine = make_engine(url)
+    try:
+        try:
+            with storing("read the database"):
+                revision = await schema_revision(engine)
+            if revision is None:
+                raise Refused("this database holds no odin tables (odin serve sets it up)")
+            if revision != head_revision():
+                return [
+                    "no broken tables: the database was written by an older odin-cards "
+                    "(odin serve upgrades it and checks every table)"
+                ]
+            tables = await SqlTableStore(engine).broken()
+        except StoreUnavailable as error:
+            cause = str(error.__cause__ or "no answer").splitlines()[0]
+            raise Refused(f"{error}: {cause}") from None
+    finally:
+        await engine.dispose()
+    if not tables:
+        return ["no broken tables"]
+    return [
+        f"{t.id}  {t.game} (rules version {t.rules_version}), {t.players} players, "
+        f"created {t.created:%Y-%m-%d %H:%M} UTC: {' '.join((t.broken_reason or '?').split())}"
+        for t in tables
+    ]
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"odin tables broken: {' '.join(message.split())}", err=True)
+    raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    tables_app.command("broken")(broken_command)
+    app.add_typer(tables_app)

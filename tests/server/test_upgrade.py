@@ -1,0 +1,160 @@
+"""A database written by odin-cards 0.1 upgrades in place with nothing lost.
+
+``tests/data/odin-0.1.sqlite3`` was written by the 0.1 server (``scripts/make-database-0.1.py``)
+with games of every kind: finished ones (bots only, people, a play-again pair), running ones,
+waiting ones and an abandoned one. Its sidecar ``odin-0.1.json`` says what 0.1 held in memory
+at the end. After the migration every table is loaded through the table store and replayed
+through the game contract: finished games end as recorded, running games stand at exactly
+the same position (wire version, every seat's view), seat tokens still hash to their seats,
+acknowledged client ids are where they were acknowledged, waiting tables and play-again links
+survive. The PostgreSQL variant copies the same rows into a PostgreSQL database at schema
+0001 and upgrades it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sqlite3
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from odin_cards.games import rules_of
+from odin_cards.server import sqlite_url
+from odin_cards.server.adapters import open_database
+from odin_cards.server.adapters.sql_schema import (
+    head_revision,
+    make_engine,
+    migrate,
+    schema_revision,
+)
+from odin_cards.server.domain.ports import StoredTable, TableStore
+
+DATA = Path(__file__).parent.parent / "data"
+DATABASE = DATA / "odin-0.1.sqlite3"
+SIDECAR = json.loads((DATA / "odin-0.1.json").read_text())
+TABLES: list[dict[str, Any]] = SIDECAR["tables"]
+MADE = datetime.fromisoformat(SIDECAR["made"])
+OPEN_FOR = timedelta(days=1)
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+async def check_upgraded(store: TableStore) -> None:
+    """Every table of the sidecar, loaded through ``store``, is as 0.1 left it."""
+    for expected in TABLES:
+        stored = await store.load(expected["id"])
+        assert stored is not None, expected["id"]
+        check_table(stored, expected)
+        for token in expected["tokens"].values():
+            assert expected["id"] in await store.tables_of([digest(token)], 100)
+    kinds = {t["status"] for t in TABLES} | {"abandoned" for t in TABLES if t.get("abandoned")}
+    assert kinds == {"finished", "playing", "waiting", "abandoned"}  # the data has every kind
+
+    # The abandoned waiting table expires; the others resume.
+    abandoned = sorted(t["id"] for t in TABLES if t.get("abandoned"))
+    assert await store.expire_waiting(MADE - OPEN_FOR) == abandoned
+    resumed = {s.table.id for s in await store.load_resumable(MADE - OPEN_FOR)}
+    live = {t["id"] for t in TABLES if t["status"] != "finished" and not t.get("abandoned")}
+    assert resumed == live
+
+
+def check_table(stored: StoredTable, expected: dict[str, Any]) -> None:
+    table, log = stored.table, stored.log
+    where = f"table {table.id}"
+    assert (table.game, table.rules_version, table.status) == ("odin", 1, expected["status"])
+    assert (table.players, table.setup) == (expected["players"], expected["options"]), where
+    assert (table.previous_table, table.next_table) == (
+        expected["previous_table"],
+        expected["next_table"],
+    ), where
+    assert [(s.seat, s.name, s.bot) for s in table.seats] == [
+        (s["seat"], s["name"], s["bot"]) for s in expected["seats"]
+    ], where
+    for seat, token in expected["tokens"].items():
+        assert table.seats[int(seat)].token_hash == digest(token), where
+    assert [a.number for a in log] == list(range(expected["actions"])), where
+
+    # Replay through the contract: the stored setup, seed and log give 0.1's game.
+    rules = rules_of(table.game)
+    game = rules.new_game(table.players, table.setup, table.seed)
+    acknowledged: dict[str, tuple[int, int]] = {}
+    for action in log:
+        game.apply(action.action, action.seat)
+        if action.client_id is not None:
+            acknowledged[action.client_id] = (action.seat, game.public_length)
+    assert acknowledged == {a["id"]: (a["seat"], a["version"]) for a in expected["acks"]}, where
+    assert game.action_count == expected["actions"], where
+    assert game.public_length == expected["version"], where
+
+    recorded = rules.load_record(expected["record"]).replay()
+    assert game.public_events() == recorded.public_events(), where
+    for seat in [None, *range(table.players)]:
+        assert game.view(seat) == recorded.view(seat), f"{where}, seat {seat}"
+    assert game.current_player == recorded.current_player, where
+    assert game.is_over == (expected["status"] == "finished"), where
+    if game.is_over:
+        assert game.outcome is not None and recorded.outcome is not None
+        assert (game.outcome.scores, game.outcome.winners) == (
+            recorded.outcome.scores,
+            recorded.outcome.winners,
+        ), where
+
+
+async def test_a_0_1_sqlite_database_upgrades_with_nothing_lost(tmp_path: Path) -> None:
+    shutil.copy(DATABASE, tmp_path / "odin.sqlite3")
+    url = sqlite_url(tmp_path)
+    engine = make_engine(url)
+    try:
+        assert await schema_revision(engine) == "0001"
+    finally:
+        await engine.dispose()
+    async with open_database(url) as database:  # what odin serve does at start
+        assert await schema_revision(database.engine) == head_revision()
+        await check_upgraded(database.store)
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_0_1_postgresql_database_upgrades_with_nothing_lost(
+    database_url: str, tmp_path: Path
+) -> None:
+    shutil.copy(DATABASE, tmp_path / "odin.sqlite3")
+    engine = make_engine(database_url)
+    try:
+        await migrate(engine, "0001")
+        await copy_rows(tmp_path / "odin.sqlite3", engine)
+    finally:
+        await engine.dispose()
+    async with open_database(database_url) as database:
+        assert await schema_revision(database.engine) == head_revision()
+        await check_upgraded(database.store)
+
+
+async def copy_rows(source: Path, engine: Any) -> None:
+    """Copy the 0.1 file's rows into a database at schema 0001, as 0.1 would have written
+    them there (timestamps and JSON through SQLAlchemy's types)."""
+    old = sa.MetaData()
+    async with engine.connect() as connection:
+        await connection.run_sync(old.reflect)
+    sqlite = sqlite3.connect(source)
+    sqlite.row_factory = sqlite3.Row
+    try:
+        async with engine.begin() as connection:
+            for name in ("tables", "seats", "events"):
+                rows = [dict(r) for r in sqlite.execute(f"SELECT * FROM {name}")]
+                for row in rows:
+                    if "options" in row:
+                        row["options"] = json.loads(row["options"])
+                    if "created" in row:
+                        row["created"] = datetime.fromisoformat(row["created"] + "+00:00")
+                await connection.execute(sa.insert(old.tables[name]), rows)
+    finally:
+        sqlite.close()
