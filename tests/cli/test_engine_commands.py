@@ -28,12 +28,20 @@ def test_simulate_prints_a_summary_and_records_a_game(tmp_path: Path) -> None:
     assert game.is_over and game.players == 3
 
 
-def test_simulate_is_deterministic_for_a_seed() -> None:
-    def figures(seed: int) -> list[str]:
-        out = runner.invoke(app, ["simulate", "--games", "5", "--seed", str(seed)]).output
-        return [line for line in out.splitlines() if "per" in line or "actions " in line]
+def test_simulate_is_deterministic_for_a_seed_and_writes_json() -> None:
+    def figures(seed: int) -> dict[str, object]:
+        result = runner.invoke(
+            app, ["simulate", "--games", "5", "--seed", str(seed), "--json", "-"]
+        )
+        assert result.exit_code == 0, result.output
+        data: dict[str, object] = json.loads(result.stdout)
+        assert data["format"] == "odin-cards-simulate/1" and data["complete"] is True
+        assert data["games"] == 5
+        del data["seconds"]
+        return data
 
     assert figures(7) == figures(7)
+    assert figures(7) != figures(8)
 
 
 def test_simulate_refuses_bad_options() -> None:
@@ -70,7 +78,8 @@ def test_replay_refuses_a_broken_record(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "broken game record: no 'options' field" in " ".join(result.output.split())
     result = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
-    assert result.exit_code == 2
+    assert result.exit_code == 1
+    assert "cannot read" in result.output and "No such file or directory" in result.output
 
 
 def test_traces_check_the_reference_file() -> None:
@@ -108,3 +117,12 @@ def test_bench_prints_its_figures() -> None:
     row = next(line for line in result.output.splitlines() if line.strip("│ ").startswith("2 "))
     numbers = [float(n.replace(",", "")) for n in re.findall(r"[\d,]+\.?\d*", row)]
     assert all(n > 0 for n in numbers)
+
+
+def test_bench_writes_json() -> None:
+    result = runner.invoke(app, ["bench", "--players", "3", "--seconds", "0.1", "--json", "-"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["format"] == "odin-cards-bench/1"
+    [figures] = data["results"]
+    assert figures["players"] == 3 and figures["games_per_second"] > 0

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -30,21 +31,19 @@ runner = CliRunner()
 
 
 def make_session(
-    game: Game, read_line: object, hint_level: str | None = None
+    game: Game,
+    read_line: Callable[[str], str],
+    hint_level: str | None = None,
+    name: str = "Ada",
+    level: str = "random",
+    bot_seed: str = "1",
 ) -> tuple[PlaySession, io.StringIO]:
     out = io.StringIO()
     console = Console(file=out, width=100, force_terminal=False, color_system=None)
-    bots = {seat: BotSeat("random", Budget()) for seat in range(1, game.players)}
-    names = ["Ada"] + [f"Bot {seat}" for seat in bots]
+    bots = {seat: BotSeat(level, Budget()) for seat in range(1, game.players)}
+    names = [name] + [f"Bot {seat}" for seat in bots]
     session = PlaySession(
-        game,
-        names,
-        bots,
-        0,
-        console,
-        read_line,
-        seed=1,
-        hint_level=hint_level,  # type: ignore[arg-type]
+        game, names, bots, 0, console, read_line, bot_seed=bot_seed, hint_level=hint_level
     )
     return session, out
 
@@ -91,7 +90,7 @@ def test_a_scripted_player_plays_a_whole_game(players: int) -> None:
     game = Game.new(players, Options(target=12), seed=players)
     player = ScriptedPlayer(game, seed=players)
     session, out = make_session(game, player)
-    assert session.run() is True
+    assert session.run() == "over"
     text = out.getvalue()
     outcome = game.outcome
     assert outcome is not None
@@ -123,7 +122,7 @@ def test_illegal_input_gets_the_engines_explanation_and_a_new_prompt() -> None:
         return next(lines)
 
     session, out = make_session(game, read)
-    assert session.run() is False
+    assert session.run() == "left"
     text = out.getvalue()
     assert "✗ the leader cannot pass" in text
     assert game.problem(two) is not None
@@ -133,8 +132,8 @@ def test_illegal_input_gets_the_engines_explanation_and_a_new_prompt() -> None:
     assert "  hand 1: Ada leads" in text  # log
     assert text.count("Your choices:") == 2  # show
     assert len(prompts) == 7 and all(p == "Ada, lead one card > " for p in prompts)
-    assert "You leave the game." in text and "Game left in hand 1" in text
-    assert game.history[-1][0] == "deal"  # nothing was played
+    assert "You leave the game." in text and "Game left in hand 1; scores so far" in text
+    assert [e["type"] for e in game.view(None).history] == ["deal"]  # nothing was played
 
 
 def test_piped_input_plays_a_whole_game_through_the_command(tmp_path: Path) -> None:
@@ -149,10 +148,16 @@ def test_piped_input_plays_a_whole_game_through_the_command(tmp_path: Path) -> N
     )
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "Ada against Random 1, Random 2; target 10; seed 2" in out
+    assert "Ada against Random 1, Random 2; target 10." in out
     assert "Ada, lead one card > " in out or "Ada, beat" in out
     assert "Hand 1 is over" in out and "Final standings" in out
     assert "Input ended" not in out
+    data = json.loads(record.read_text())
+    assert data["seats"] == [
+        {"name": "Ada", "bot": None},
+        {"name": "Random 1", "bot": "random"},
+        {"name": "Random 2", "bot": "random"},
+    ]
     game = GameRecord.from_json(record.read_text()).replay()
     assert game.outcome is not None and max(game.outcome.scores) >= 10
     assert f"Game over after {game.outcome.hands_played} hand" in out
@@ -187,7 +192,8 @@ def test_hint_help_and_bad_flags_through_the_command() -> None:
     ]:
         bad = runner.invoke(app, ["play", *args], input="")
         assert bad.exit_code == 2, (args, bad.output)
-        assert message in " ".join(bad.output.replace("│", " ").split())
+        lines = bad.output.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("odin play: ") and message in lines[0]
 
 
 class ExplainingBot(Bot):

@@ -9,14 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-
 from .stats import Z95, BotStats
 
 
 def plot_stats(stats: Sequence[BotStats], path: Path, title: str) -> None:
     """Write a PNG with two panels: win share (Wilson 95%) and rating (mu +- 1.96 sigma)."""
+    # Imported here: matplotlib takes most of a second to import, and few runs draw.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     labels = [s.label for s in stats]
     xs = list(range(len(stats)))
     figure = Figure(figsize=(max(6.0, 1.6 * len(stats) + 3), 4.2), layout="constrained")

@@ -1,22 +1,20 @@
-"""The ``odin`` command: one Typer application, one module per group of commands."""
+"""The ``odin`` command: one Typer application, one module per group of commands.
+
+The command modules import the engine, the bots and the server inside their functions,
+so ``odin --help`` (and any one command) loads only what it uses.
+"""
 
 from __future__ import annotations
 
-import typer
+from . import arena, bench, play, replay, serve, simulate, tables, traces
+from .app import app
 
-from . import arena, bench, play, replay, serve, simulate, traces
-
-app = typer.Typer(
-    name="odin",
-    help="Odin, the card game: play in the terminal or the browser, bots, arena, engine tools.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-for module in (simulate, replay, traces, bench, arena, play, serve):
+for module in (simulate, replay, traces, bench, arena, play, serve, tables):
     module.register(app)
 
 
 def main() -> None:
     app()
+
+
+__all__ = ["app", "main"]

@@ -2,35 +2,69 @@
 
 from __future__ import annotations
 
+import json
+import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
 
-from ..arena import (
-    ArenaError,
-    BotFailure,
-    GameResult,
-    bot_stats,
-    default_workers,
-    lineups,
-    make_entrants,
-    plot_stats,
-    run_arena,
-    write_json,
-)
-from ..bots import LEVELS
 from . import options as opt
+from .app import CommandError, OdinCommand
+from .paths import STDOUT, check_output, plural, write_text
+
+if TYPE_CHECKING:
+    from ..arena import ArenaRun, Entrant, GameResult
+    from ..rules import Options
+
+
+def whole_deal_sets(results: Sequence[GameResult], rotations: int) -> list[GameResult]:
+    """The games of the deal sets played in every rotation, in schedule order.
+
+    An interrupted run keeps only these: a deal set played in some rotations only would
+    let the luck of its deal count.
+    """
+    by_deal: dict[int, list[GameResult]] = {}
+    for result in results:
+        by_deal.setdefault(result.deal, []).append(result)
+    whole = [games for games in by_deal.values() if len(games) == rotations]
+    return sorted((r for games in whole for r in games), key=lambda r: (r.deal, r.rotation))
+
+
+def partial_run(
+    entrants: Sequence[Entrant],
+    seats: int,
+    options: Options,
+    seed: int,
+    games: int,
+    rotations: int,
+    workers: int,
+    results: Sequence[GameResult],
+    seconds: float,
+) -> ArenaRun:
+    from ..arena import ArenaRun
+
+    return ArenaRun(
+        entrants=tuple(entrants),
+        players=seats,
+        options=options,
+        seed=seed,
+        games_asked=games,
+        rotations=rotations,
+        results=tuple(whole_deal_sets(results, rotations)),
+        seconds=seconds,
+        workers=workers,
+    )
+
+
+def record_with_seats(result: GameResult, entrants: Sequence[Entrant]) -> str:
+    """A game's record with who sat where (each seat's bot, as its arena label)."""
+    data = json.loads(result.record or "{}")
+    data["seats"] = [
+        {"name": entrants[e].label, "bot": entrants[e].label.split("#")[0]} for e in result.lineup
+    ]
+    return json.dumps(data) + "\n"
 
 
 def arena_command(
@@ -65,10 +99,14 @@ def arena_command(
         typer.Option("--workers", "-j", help="Processes to play on (default: every core)."),
     ] = None,
     json_file: Annotated[
-        Path | None, typer.Option("--json", help="Write the results (per bot, per game) here.")
+        Path | None,
+        typer.Option(
+            "--json", help="Write the results (per bot, per game) here ('-': standard output)."
+        ),
     ] = None,
     plot_file: Annotated[
-        Path | None, typer.Option("--plot", help="Draw win share and rating as a PNG here.")
+        Path | None,
+        typer.Option("--plot", help="Draw win share and rating as a PNG here (FILE.png)."),
     ] = None,
     records: Annotated[
         Path | None,
@@ -78,8 +116,34 @@ def arena_command(
     """Bots against each other: win share (95% CI), points per hand, rating, think time.
 
     Each deal set is replayed in every seat rotation, so the luck of the deal cancels.
+    Ctrl-C stops early and reports the deal sets played in every rotation (exit 130).
     """
-    console = Console(highlight=False)
+    from rich import box
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.table import Table
+    from rich.text import Text
+
+    from ..arena import (
+        ArenaError,
+        BotFailure,
+        bot_stats,
+        default_workers,
+        lineups,
+        make_entrants,
+        plot_stats,
+        run_arena,
+        run_dict,
+    )
+    from ..bots import LEVELS
+
+    console = Console(highlight=False, stderr=json_file == STDOUT)
     try:
         entrants = make_entrants(bots)
     except ArenaError as error:
@@ -94,16 +158,25 @@ def arena_command(
     except ArenaError as error:
         raise typer.BadParameter(str(error), param_hint="--players") from None
     options = opt.make_options(seats, target, one_hand, next_leader, first_leader, colours, goat)
-    for path in (json_file, plot_file):
-        if path is not None and not path.parent.is_dir():
-            raise typer.BadParameter(f"the folder of {path} does not exist")
+    check_output(json_file, "--json")
+    if plot_file == STDOUT:
+        raise typer.BadParameter(
+            "the figure is a PNG file, not standard output", param_hint="--plot"
+        )
+    check_output(plot_file, "--plot", suffix=".png")
     if records is not None and records.exists() and not records.is_dir():
         raise typer.BadParameter(f"{records} is not a folder", param_hint="--records")
+    if records is not None and not records.parent.is_dir():
+        raise typer.BadParameter(f"the folder of {records} does not exist", param_hint="--records")
     deals = -(-games // rotations)
     workers = default_workers() if workers is None else workers
     console.print(
-        f"[bold]{deals * rotations} games[/bold] = {deals} deal sets x {rotations} seat rotations,"
-        f" {seats} players, target {options.target}, seed {seed}, {workers} workers"
+        Text.assemble(
+            (plural(deals * rotations, "game"), "bold"),
+            f" = {plural(deals, 'deal set')} x {plural(rotations, 'seat rotation')},"
+            f" {seats} players, target {options.target}, seed {seed},"
+            f" {plural(workers, 'worker')}",
+        )
     )
     if deals * rotations != games:
         console.print(f"[dim](--games {games} rounded up to whole rotations)[/dim]")
@@ -122,28 +195,48 @@ def arena_command(
         auto_refresh=False,  # no refresh thread: the workers may then be forked
     ) as progress:
         task = progress.add_task("playing", total=deals * rotations)
+        played: list[GameResult] = []
+        start = time.perf_counter()
 
-        def advance(_: GameResult) -> None:
+        def advance(result: GameResult) -> None:
+            played.append(result)
             progress.advance(task)
             progress.refresh()
 
+        interrupted = False
         try:
             run = run_arena(
                 entrants, games, seats, seed, options, workers, advance, records is not None
             )
         except BotFailure as error:
-            console.print(f"[red]bot failure: {error}[/red]")
-            raise typer.Exit(1) from None
+            raise CommandError(f"bot failure: {error}") from None
         except ArenaError as error:
             raise typer.BadParameter(str(error)) from None
         except KeyboardInterrupt:
-            console.print("interrupted: no results")
-            raise typer.Exit(130) from None
+            interrupted = True
+            run = partial_run(
+                entrants,
+                seats,
+                options,
+                seed,
+                games,
+                rotations,
+                workers,
+                played,
+                time.perf_counter() - start,
+            )
+    if interrupted:
+        console.print(
+            f"interrupted: results of the {plural(run.deals, 'deal set')} played in every"
+            f" rotation ({plural(len(run.results), 'game')})"
+        )
+        if not run.results:
+            raise typer.Exit(130)
 
     stats = bot_stats(run)
     table = Table(
         box=box.SIMPLE_HEAD,
-        title=f"{len(run.results)} games, {seats} players, target {options.target}"
+        title=f"{plural(len(run.results), 'game')}, {seats} players, target {options.target}"
         f" ({run.seconds:.1f} s)",
     )
     for column in ("bot", "games", "win share (95% CI)", "pts/hand", "rating", "p95 think"):
@@ -172,16 +265,25 @@ def arena_command(
         records.mkdir(parents=True, exist_ok=True)
         for result in run.results:
             name = f"deal{result.deal:04d}-rotation{result.rotation}.json"
-            (records / name).write_text(result.record or "")
-        console.print(f"wrote {len(run.results)} game records to {records}/")
+            write_text(records / name, record_with_seats(result, entrants))
+        console.print(Text(f"wrote {plural(len(run.results), 'game record')} to {records}/"))
     if json_file is not None:
-        write_json(run, json_file, stats)
-        console.print(f"wrote the results to {json_file}")
+        data = run_dict(run, stats)
+        data["complete"] = not interrupted
+        write_text(json_file, json.dumps(data, indent=1) + "\n")
+        if json_file != STDOUT:
+            console.print(Text(f"wrote the results to {json_file}"))
     if plot_file is not None:
         names = " vs ".join(e.label for e in entrants)
-        plot_stats(stats, plot_file, f"{names}: {len(run.results)} games, {seats} players")
-        console.print(f"drew the figure to {plot_file}")
+        title = f"{names}: {plural(len(run.results), 'game')}, {seats} players"
+        try:
+            plot_stats(stats, plot_file, title)
+        except OSError as error:
+            raise CommandError(f"cannot write {plot_file}: {error.strerror or error}") from None
+        console.print(Text(f"drew the figure to {plot_file}"))
+    if interrupted:
+        raise typer.Exit(130)
 
 
 def register(app: typer.Typer) -> None:
-    app.command("arena")(arena_command)
+    app.command("arena", cls=OdinCommand)(arena_command)

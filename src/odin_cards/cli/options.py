@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..rules import Options, OptionsError
+if TYPE_CHECKING:
+    from ..rules import Options
 
 Target = Annotated[int, typer.Option("--target", help="Points that end the game (10/15/20/any).")]
 OneHand = Annotated[bool, typer.Option("--one-hand", help="The first hand ends the game.")]
@@ -24,6 +25,13 @@ Colours = Annotated[
 Goat = Annotated[bool, typer.Option("--goat", help="Add the Grumpy Goat promo card X0.")]
 
 
+def check_players(players: int) -> None:
+    if not 2 <= players <= 6:
+        raise typer.BadParameter(
+            f"Odin is played by 2 to 6 players, not {players}", param_hint="--players"
+        )
+
+
 def make_options(
     players: int,
     target: int = 15,
@@ -33,11 +41,34 @@ def make_options(
     colours: int = 6,
     goat: bool = False,
 ) -> Options:
-    """Build and check options; a bad combination exits with the engine's explanation."""
+    """Build and check options; a bad one exits with a one-line error naming its flag."""
+    from ..rules import Options, OptionsError
+
+    check_players(players)
+    if target < 1:
+        raise typer.BadParameter(
+            f"the target is a positive whole number, not {target}", param_hint="--target"
+        )
+    if next_leader not in ("rotate", "winner"):
+        raise typer.BadParameter(
+            f"'rotate' or 'winner', not {next_leader!r}", param_hint="--next-leader"
+        )
+    if first_leader is not None and not 0 <= first_leader < players:
+        raise typer.BadParameter(
+            f"a seat from 0 to {players - 1}, not {first_leader}", param_hint="--first-leader"
+        )
+    if colours not in (4, 6):
+        raise typer.BadParameter(
+            f"6, or 4 in a two-player game, not {colours}", param_hint="--colours"
+        )
+    if colours == 4 and players != 2:
+        raise typer.BadParameter(
+            "the 4-colour deck is for two players only", param_hint="--colours"
+        )
     options = Options(
         target=target,
         one_hand=one_hand,
-        next_leader=next_leader,  # type: ignore[arg-type]
+        next_leader="winner" if next_leader == "winner" else "rotate",
         first_leader=first_leader,
         colours=colours,
         goat=goat,

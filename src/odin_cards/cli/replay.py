@@ -2,59 +2,90 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from ..movelog import event_line
-from ..rules import RecordError, mask_text
-from ..rules.record import GameRecord
+from .app import CommandError, OdinCommand
+from .paths import read_text
+
+
+def seat_names(file: Path, players: int) -> list[str] | None:
+    """The players' names that ``odin play`` and ``odin arena`` keep in a record, if any."""
+    try:
+        seats = json.loads(read_text(file)).get("seats")
+        names = [str(seat["name"]) for seat in seats]
+    except (AttributeError, TypeError, KeyError, ValueError):
+        return None
+    return names if len(names) == players else None
 
 
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A game record written by --record or the server.")],
-    deals: Annotated[
+    show_deals: Annotated[
         bool, typer.Option("--deals", help="Also show every seat's dealt cards.")
     ] = False,
 ) -> None:
-    """Print a recorded game move by move in the canonical notation."""
+    """Print a recorded game move by move in the canonical notation.
+
+    The record's stored outcome must be the one its moves lead to (exit status 1 if not).
+    """
+    from rich.console import Console
+    from rich.text import Text
+
+    from ..play.words import event_line
+    from ..rules import GameRecord, RecordError
+
     console = Console(highlight=False)
     try:
-        game = GameRecord.from_json(file.read_text()).replay()
-    except OSError as error:
-        raise typer.BadParameter(f"cannot read {file}: {error.strerror}") from None
+        record = GameRecord.from_json(read_text(file))
+        game = record.replay()
     except RecordError as error:
-        console.print(f"[red]{file}: {error}[/red]")
-        raise typer.Exit(1) from None
+        raise CommandError(f"{file}: {error}") from None
+    replayed = game.record().outcome
+    if record.outcome != replayed:
+        raise CommandError(
+            f"{file}: the stored outcome {json.dumps(record.outcome)} is not the one the moves"
+            f" lead to ({json.dumps(replayed)})"
+        )
     options = game.options
+    names = seat_names(file, game.players)
     console.print(
-        f"[bold]{game.players} players, target {options.target}"
-        f"{', one hand' if options.one_hand else ''}{', Goat' if options.goat else ''}"
-        f", seed {game.seed!r}[/bold]"
+        Text(
+            f"{game.players} players, target {options.target}"
+            f"{', one hand' if options.one_hand else ''}{', Goat' if options.goat else ''}"
+            f", seed {game.seed!r}",
+            style="bold",
+        )
     )
+    if names is not None:
+        console.print(Text("seats: " + ", ".join(f"{s} {n}" for s, n in enumerate(names))))
+    labels = names or [f"seat {seat}" for seat in range(game.players)]
     scores = [0] * game.players
-    view = game.view(None)
-    for event, (_, _, data) in zip(view.history, game.history, strict=True):
-        line = event_line(event)
+    deals = iter([e["deal"] for e in record.events if "deal" in e])
+    for event in game.view(None).history:
+        line = event_line(event, labels)
         if line is None:
             continue
         if event["type"] == "deal":
-            console.print(f"\n[bold]{line}[/bold]")
-            if deals and isinstance(data, tuple):
-                for seat, mask in enumerate(data):
-                    console.print(f"  seat {seat} holds {mask_text(mask)}")
+            console.print()
+            console.print(Text(line, style="bold"))
+            hands = next(deals)
+            if show_deals:
+                for seat, cards in enumerate(hands):
+                    console.print(f"  seat {seat} holds {' '.join(cards)}")
         elif event["type"] == "hand_end":
             scores = [s + p for s, p in zip(scores, event["points"], strict=True)]
-            console.print(f"[yellow]{line}; scores {' '.join(map(str, scores))}[/yellow]")
+            console.print(Text(f"{line}; scores {' '.join(map(str, scores))}", style="yellow"))
         elif event["type"] == "game_end":
-            console.print(f"[bold green]{line}[/bold green]")
+            console.print(Text(line, style="bold green"))
         else:
-            console.print(f"  {line}")
+            console.print(Text(f"  {line}"))
     if not game.is_over:
         console.print("[dim](the record ends before the game does)[/dim]")
 
 
 def register(app: typer.Typer) -> None:
-    app.command("replay")(replay_command)
+    app.command("replay", cls=OdinCommand)(replay_command)

@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from .app import OdinCommand
+
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 
 
@@ -45,12 +47,47 @@ def serve_command(
         float,
         typer.Option("--rate-limit", min=1, help="Messages a second per WebSocket connection."),
     ] = 20.0,
+    tables_per_hour: Annotated[
+        int,
+        typer.Option("--tables-per-hour", min=1, help="Tables one client address may create."),
+    ] = 60,
+    connections_per_ip: Annotated[
+        int,
+        typer.Option(
+            "--connections-per-ip", min=1, help="Open WebSockets one client address may hold."
+        ),
+    ] = 32,
+    max_connections: Annotated[
+        int,
+        typer.Option("--max-connections", min=1, help="Open WebSockets in all."),
+    ] = 4000,
+    hello_timeout: Annotated[
+        float,
+        typer.Option("--hello-timeout", min=0.1, help="Seconds a new WebSocket has to say hello."),
+    ] = 5.0,
+    send_queue: Annotated[
+        int,
+        typer.Option(
+            "--send-queue",
+            min=16,
+            help="KiB queued for one WebSocket before a client that does not read is dropped.",
+        ),
+    ] = 1024,
+    max_body: Annotated[
+        int,
+        typer.Option("--max-body", min=1, help="Largest HTTP request body in KiB."),
+    ] = 64,
+    api_docs: Annotated[
+        bool,
+        typer.Option("--api-docs", help="Serve the OpenAPI description at /api/openapi.json."),
+    ] = False,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve the lobby, the tables and the browser client (http://HOST:PORT/)."""
     import uvicorn
 
     from ..server import Settings, create_app, sqlite_url
+    from ..server.transport import server_config
 
     if log_level not in LOG_LEVELS:
         raise typer.BadParameter(f"--log-level is one of {', '.join(LOG_LEVELS)}")
@@ -65,19 +102,25 @@ def serve_command(
         allowed_origins=tuple(allow_origin or ()),
         rate=rate_limit,
         burst=max(1, round(rate_limit)),
+        tables_per_hour=tables_per_hour,
+        sockets_per_ip=connections_per_ip,
+        sockets=max_connections,
+        hello_timeout=hello_timeout,
+        send_queue_bytes=send_queue * 1024,
+        max_body=max_body * 1024,
+        api_docs=api_docs,
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s: %(name)s: %(message)s")
-    uvicorn.run(
+    config = server_config(
         create_app(settings),
+        settings,
         host=host,
         port=port,
         log_level=log_level,
-        ws_max_size=64 * 1024,
-        # Messages are small; compressing each one costs more CPU than it saves time.
-        ws_per_message_deflate=False,
         timeout_graceful_shutdown=5,
     )
+    uvicorn.Server(config).run()
 
 
 def register(app: typer.Typer) -> None:
-    app.command("serve")(serve_command)
+    app.command("serve", cls=OdinCommand)(serve_command)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from ..traces import check_trace, read_traces, write_traces
+from .app import CommandError, OdinCommand
+from .paths import STDOUT, check_output, plural, read_text, write_text
 
 
 def traces_command(
@@ -25,31 +24,29 @@ def traces_command(
         list[int] | None,
         typer.Option("--players", help="Player counts to cycle through (default 2 to 6)."),
     ] = None,
-    show: Annotated[int, typer.Option("--show", help="Mismatches to print in detail.")] = 5,
+    show: Annotated[int, typer.Option("--show", min=0, help="Mismatches to print in detail.")] = 5,
 ) -> None:
     """Check (--check FILE) or write (--write FILE --hands N --seed S) conformance traces."""
-    console = Console(highlight=False)
+    from rich.console import Console
+    from rich.text import Text
+
+    from ..traces import check_trace, read_traces, write_traces
+
+    console = Console(highlight=False, markup=False)
     if (check is None) == (write is None):
         raise typer.BadParameter("give exactly one of --check FILE or --write FILE")
     if write is not None:
         counts = players or [2, 3, 4, 5, 6]
         if any(not 2 <= p <= 6 for p in counts):
-            raise typer.BadParameter("player counts are 2 to 6")
+            raise typer.BadParameter("player counts are 2 to 6", param_hint="--players")
+        check_output(write, "--write")
         lines = write_traces(hands, seed, counts)
-        if str(write) == "-":
-            for line in lines:
-                sys.stdout.write(line + "\n")
-        else:
-            with write.open("w") as out:
-                for line in lines:
-                    out.write(line + "\n")
-            console.print(f"wrote {hands} hands to {write}")
+        write_text(write, "".join(line + "\n" for line in lines))
+        if write != STDOUT:
+            console.print(f"wrote {plural(hands, 'hand')} to {write}")
         return
     assert check is not None
-    try:
-        text = check.read_text()
-    except OSError as error:
-        raise typer.BadParameter(f"cannot read {check}: {error.strerror}") from None
+    text = read_text(check)
     total = 0
     mismatches = []
     try:
@@ -59,14 +56,19 @@ def traces_command(
             if mismatch is not None:
                 mismatches.append(mismatch)
     except ValueError as error:
-        console.print(f"[red]{check}: line {total + 1} is not JSON: {error}[/red]")
-        raise typer.Exit(1) from None
-    console.print(f"{total - len(mismatches)} of {total} hands match")
+        raise CommandError(f"{check}: line {total + 1} is not JSON: {error}") from None
+    except (KeyError, TypeError, AttributeError, IndexError) as error:
+        raise CommandError(
+            f"{check}: trace {total} is not a trace (a field is missing or wrong: {error})"
+        ) from None
+    if total == 0:
+        raise CommandError(f"{check} holds no trace")
+    console.print(f"{total - len(mismatches)} of {plural(total, 'hand')} match")
     for mismatch in mismatches[:show]:
-        console.print(f"[red]mismatch[/red] {mismatch}")
+        console.print(Text.assemble(("mismatch", "red"), f" {mismatch}"))
     if mismatches:
         raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:
-    app.command("traces")(traces_command)
+    app.command("traces", cls=OdinCommand)(traces_command)

@@ -27,6 +27,7 @@ WORDS = {
     "table": "show",
     "log": "log",
     "moves": "log",
+    "undo": "undo",
 }
 
 HELP = """\
@@ -41,6 +42,7 @@ Commands:
   sort             sort your hand by colour or by number
   show             show the table again
   log              every move of this hand
+  undo             take back your last move (and the bots' moves since)
   help             this text
   quit             leave the game"""
 
@@ -58,7 +60,7 @@ class Command:
 def _is_card(word: str) -> bool:
     try:
         parse_card(word)
-    except KeyError:
+    except (KeyError, ValueError):  # ValueError: OdinError, what the rules now raise
         return False
     return True
 

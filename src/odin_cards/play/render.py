@@ -15,9 +15,9 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from ..movelog import event_line
 from ..rules import Action, View
 from .cards import cards_text
+from .words import event_line
 
 LAST_MOVES = 6
 
@@ -47,7 +47,12 @@ def sort_choices(legal: Sequence[Action]) -> list[Action]:
     return sorted(legal, key=lambda a: (a.is_pass, a.is_take, a.id))
 
 
-def action_text(action: Action) -> Text:
+def is_finishing_lead(action: Action, decision: str | None) -> bool:
+    """A lead of more than one card: the whole hand, which ends it."""
+    return decision == "lead" and action.is_play and action.size > 1
+
+
+def action_text(action: Action, decision: str | None = None) -> Text:
     if action.is_pass:
         return Text("pass", style="italic")
     verb = "take " if action.is_take else ""
@@ -55,12 +60,16 @@ def action_text(action: Action) -> Text:
     text.append_text(cards_text(action.cards))
     if action.is_play and action.size > 1:
         text.append(f" ({action.value})", style="dim")
+    if is_finishing_lead(action, decision):
+        text.append(" whole hand: ends the hand", style="bold green")
     return text
 
 
-def what_to_do(view: View, names: Sequence[str]) -> str:
+def what_to_do(view: View, legal: Sequence[Action]) -> str:
     """The decision in words, for the prompt."""
     if view.decision == "lead":
+        if any(is_finishing_lead(a, view.decision) for a in legal):
+            return "lead one card, or your whole hand to end the hand"
         return "lead one card"
     if view.decision == "take":
         return f"take one card of {' '.join(view.beaten)}"
@@ -136,12 +145,12 @@ def hand_line(view: View, sort: str) -> Text:
     return text
 
 
-def choices_view(choices: Sequence[Action]) -> Columns:
+def choices_view(choices: Sequence[Action], decision: str | None = None) -> Columns:
     items = []
     for number, action in enumerate(choices, 1):
         item = Text()
         item.append(f"{number:>2}) ", style="bold cyan")
-        item.append_text(action_text(action))
+        item.append_text(action_text(action, decision))
         items.append(item)
     return Columns(items, padding=(0, 3))
 
@@ -167,5 +176,9 @@ def turn_view(
     if moves:
         parts.append(Text("Last moves:", style="bold"))
         parts += [Text(f"  {line.strip()}", style="dim") for line in moves]
-    parts += [hand_line(view, sort), Text("Your choices:", style="bold"), choices_view(choices)]
+    parts += [
+        hand_line(view, sort),
+        Text("Your choices:", style="bold"),
+        choices_view(choices, view.decision),
+    ]
     return Group(*parts)

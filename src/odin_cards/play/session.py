@@ -5,6 +5,10 @@ through :func:`odin_cards.bots.ask` (bots see only their seat's view), shows the
 person only their own seat's view, and prints every public event as it happens.
 Input comes from a ``read_line(prompt)`` function so the same loop serves a terminal
 and piped input (tests, scripts); end of input leaves the game cleanly.
+
+Leaving is one thing whatever the moment: ``quit``, end of input and Ctrl-C (at the
+prompt or while a bot thinks) all stop the game and print the scores so far; the caller
+then writes the record. :meth:`PlaySession.run` says which it was.
 """
 
 from __future__ import annotations
@@ -13,19 +17,22 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from ..bots import LEVELS, Bot, Budget, ask, make_bot
-from ..movelog import event_line
-from ..rules import Game, OdinError, public_events
+from ..rules import Action, Game, OdinError, mask_text, public_events
 from .cards import SORTS, cards_text
 from .commands import HELP, parse_command
 from .hint import give_hint, strongest_level
 from .render import hand_events, hand_line, sort_choices, turn_view, what_to_do
+from .words import event_line, plural, their, verb
+
+Ending = Literal["over", "left", "interrupted"]
+"""How :meth:`PlaySession.run` ended: the game is over, the person left, or Ctrl-C."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +44,11 @@ class BotSeat:
 
 
 class PlaySession:
-    """A whole game of one person (``human`` seat) against bots in every other seat."""
+    """A whole game of one person (``human`` seat) against bots in every other seat.
+
+    ``bot_seed`` seeds the bots' random choices (and the hint's); it must not be the
+    deal's seed, which would tell anyone who knows it every hand.
+    """
 
     def __init__(
         self,
@@ -47,10 +58,11 @@ class PlaySession:
         human: int,
         console: Console,
         read_line: Callable[[str], str],
-        seed: int | str = 0,
+        bot_seed: int | str = 0,
         delay: float = 0.0,
         hint_level: str | None = None,
         echo: bool = False,
+        pause: Callable[[], None] | None = None,
     ) -> None:
         self.game = game
         self.names = list(names)
@@ -61,72 +73,105 @@ class PlaySession:
         self.delay = delay
         self.hint_level = hint_level
         self.echo = echo
+        self.pause = pause
         self.sort = SORTS[0]
         self.bots: dict[int, Bot] = {seat: make_bot(b.level) for seat, b in bots.items()}
-        self.rngs = {seat: random.Random(f"odin-play:{seed}:{seat}") for seat in bots}
-        self.hint_rng = random.Random(f"odin-play:{seed}:hint")
+        self.rngs = {seat: random.Random(f"odin-play:{bot_seed}:{seat}") for seat in bots}
+        self.hint_rng = random.Random(f"odin-play:{bot_seed}:hint")
         self.cursor = 0
-        self.hand_scores: list[tuple[int, ...]] = []
+        self.hands_ended = 0
+        self.before: list[int] = list(game.hands)
+        """Every seat's cards before the last action: the cards left when a hand ends."""
+        self.turns: list[tuple[Game, int]] = []
+        """The game at the start of each of the person's decisions (for ``undo``)."""
 
     # ------------------------------------------------------------------ loop
 
-    def run(self) -> bool:
-        """Play to the end of the game; ``False`` if the person left (quit or end of input)."""
-        self._flush()
-        while not self.game.is_over:
-            seat = self.game.to_move
-            if seat == self.human:
-                if not self._human_turn():
-                    self._left()
-                    return False
-            else:
-                self._bot_turn(seat)
+    def run(self) -> Ending:
+        """Play to the end of the game, or until the person leaves or presses Ctrl-C."""
+        try:
             self._flush()
-        return True
+            while not self.game.is_over:
+                seat = self.game.to_move
+                if seat == self.human:
+                    if self._human_turn() == "left":
+                        self._left()
+                        return "left"
+                else:
+                    self._bot_turn(seat)
+                self._flush()
+        except KeyboardInterrupt:
+            self.console.print()
+            self.console.print("Interrupted (Ctrl-C): leaving the game.")
+            self._left()
+            return "interrupted"
+        return "over"
+
+    def _apply(self, action: Action, seat: int) -> None:
+        before = list(self.game.hands)
+        self.game.apply(action, seat=seat)
+        self.before = before
 
     def _bot_turn(self, seat: int) -> None:
         bot_seat = self.seats[seat]
         if self.console.is_terminal:
-            with self.console.status(f"{self.names[seat]} is thinking…"):
+            with self.console.status(Text(f"{self.names[seat]} is thinking…")):
                 action = ask(self.bots[seat], self.game, bot_seat.budget, self.rngs[seat])
         else:
             action = ask(self.bots[seat], self.game, bot_seat.budget, self.rngs[seat])
-        self.game.apply(action, seat=seat)
+        self._apply(action, seat)
         if self.delay > 0:
             time.sleep(self.delay)
 
-    def _human_turn(self) -> bool:
+    def _undo(self) -> bool:
+        """Go back to the person's previous decision; ``False`` if there is none."""
+        if len(self.turns) < 2:
+            return False
+        self.turns.pop()
+        game, hands_ended = self.turns.pop()
+        self.game = game.clone()
+        self.cursor = len(self.game.history)
+        self.hands_ended = hands_ended
+        self.console.print(Text("Taken back: your last move and the bots' moves since.", "bold"))
+        return True
+
+    def _human_turn(self) -> Literal["moved", "left", "undone"]:
         game = self.game
         legal = game.legal_actions()
         if len(legal) == 1:
             self.console.print(Text(f"(only one move: {legal[0].text})", style="dim"))
-            game.apply(legal[0], seat=self.human)
-            return True
+            self._apply(legal[0], self.human)
+            return "moved"
+        self.turns.append((game.clone(), self.hands_ended))
         view = game.view(self.human)
         choices = sort_choices(legal)
         self.console.print(turn_view(view, self.names, self.sort, choices))
-        prompt = f"{self.names[self.human]}, {what_to_do(view, self.names)} > "
+        prompt = f"{self.names[self.human]}, {what_to_do(view, legal)} > "
         while True:
             try:
                 line = self.read_line(prompt)
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
                 self.console.print()
                 self.console.print("Input ended: leaving the game.")
-                return False
+                return "left"
             if self.echo:
-                self.console.print(line, highlight=False)
+                self.console.print(Text(line))
             command = parse_command(line, view.decision, choices)
             if command.kind == "act":
                 assert command.action is not None
                 try:
-                    game.apply(command.action, seat=self.human)
+                    self._apply(command.action, self.human)
                 except OdinError as error:
                     self._refuse(str(error))
                     continue
-                return True
+                return "moved"
             if command.kind == "quit":
                 self.console.print("You leave the game.")
-                return False
+                return "left"
+            if command.kind == "undo":
+                if self._undo():
+                    return "undone"
+                self._refuse("nothing to take back: this is your first move")
             if command.kind == "error":
                 self._refuse(command.message)
             elif command.kind == "help":
@@ -140,7 +185,7 @@ class PlaySession:
                 for event in hand_events(view):
                     text = event_line(event, self.names)
                     if text is not None:
-                        self.console.print(f"  {text.strip()}", highlight=False)
+                        self.console.print(Text(f"  {text.strip()}"))
             elif command.kind == "hint":
                 self._hint()
 
@@ -168,8 +213,10 @@ class PlaySession:
         kind = event["type"]
         names = self.names
         if kind == "deal":
+            if event["hand"] > 1 and self.pause is not None:
+                self.pause()
             self.console.rule(
-                f"Hand {event['hand']} · lead: {names[event['leader']]}", style="bold blue"
+                Text(f"Hand {event['hand']} · lead: {names[event['leader']]}"), style="bold blue"
             )
             if self.game.to_move != self.human:
                 self.console.print(hand_line(self.game.view(self.human), self.sort))
@@ -184,7 +231,6 @@ class PlaySession:
             text.append_text(cards_text([event["card"]]))
             self.console.print(text)
         elif kind == "hand_end":
-            self.hand_scores.append(tuple(event["points"]))
             self._hand_summary(event)
         elif kind == "game_end":
             self._game_summary(event["winners"])
@@ -193,30 +239,46 @@ class PlaySession:
             if line is not None:
                 self.console.print(Text(line, style="dim"))
 
-    def _totals(self) -> list[int]:
-        return [sum(points) for points in zip(*self.hand_scores, strict=True)]
+    def _totals_after(self, hand: int) -> list[int]:
+        """Every seat's points after ``hand`` hands (from the public history)."""
+        totals = [0] * self.game.players
+        ended = 0
+        for event in public_events(self.game.history):
+            if event["type"] == "hand_end" and ended < hand:
+                ended += 1
+                totals = [t + p for t, p in zip(totals, event["points"], strict=True)]
+        return totals
 
     def _hand_summary(self, event: dict[str, Any]) -> None:
         ender = self.names[event["seat"]]
+        self.hands_ended += 1
+        number = self.hands_ended
         self.console.print(
-            Text(f"Hand {len(self.hand_scores)} is over: {ender} emptied their hand.", style="bold")
+            Text(
+                f"Hand {number} is over: {ender} emptied {their(ender)} hand.",
+                style="bold",
+            )
         )
         table = Table()
         table.add_column("player")
+        table.add_column("cards left")
         table.add_column("this hand", justify="right")
         table.add_column("total", justify="right")
-        for name, points, total in zip(self.names, event["points"], self._totals(), strict=True):
-            table.add_row(name, str(points), str(total))
+        totals = self._totals_after(number)
+        for seat, (name, points, total) in enumerate(
+            zip(self.names, event["points"], totals, strict=True)
+        ):
+            left = "" if seat == event["seat"] else mask_text(self.before[seat])
+            table.add_row(Text(name), Text(left), str(points), str(total))
         self.console.print(table)
 
     def _game_summary(self, winners: Sequence[int]) -> None:
-        totals = self._totals()
-        hands = len(self.hand_scores)
+        outcome = self.game.outcome
+        assert outcome is not None
+        totals = list(outcome.scores)
+        hands = outcome.hands_played
         self.console.print(
-            Text(
-                f"Game over after {hands} hand{'s' if hands != 1 else ''}. Final standings:",
-                style="bold",
-            )
+            Text(f"Game over after {plural(hands, 'hand')}. Final standings:", style="bold")
         )
         table = Table()
         table.add_column("place", justify="right")
@@ -226,11 +288,11 @@ class PlaySession:
         for seat in order:
             place = 1 + sum(1 for p in totals if p < totals[seat])
             mark = " (winner)" if seat in winners else ""
-            table.add_row(str(place), self.names[seat] + mark, str(totals[seat]))
+            table.add_row(str(place), Text(self.names[seat] + mark), str(totals[seat]))
         self.console.print(table)
         names = [self.names[s] for s in winners]
         if len(names) == 1:
-            verdict = f"{names[0]} wins!"
+            verdict = verb(names[0], "wins!", "win!")
         else:
             verdict = f"{', '.join(names[:-1])} and {names[-1]} share the victory!"
         if self.human in winners:
@@ -241,4 +303,6 @@ class PlaySession:
         scores = " · ".join(
             f"{name} {points}" for name, points in zip(self.names, self.game.scores, strict=True)
         )
-        self.console.print(f"Game left in hand {self.game.hand_number + 1}; scores: {scores}")
+        self.console.print(
+            Text(f"Game left in hand {self.game.hand_number + 1}; scores so far: {scores}")
+        )
