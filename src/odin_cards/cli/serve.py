@@ -9,14 +9,35 @@ from typing import Annotated
 
 import typer
 
-from .app import OdinCommand
+from .app import CommandError, OdinCommand
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 
 
+def check_database_url(url: str) -> None:
+    """Refuse, before anything starts, a URL that names no database driver this server has.
+
+    The URL is not repeated in the message: it may hold a password.
+    """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    example = "e.g. postgresql+asyncpg://user@host/db or sqlite+aiosqlite:///odin.sqlite3"
+    try:
+        dialect = make_url(url).get_dialect()
+    except (ArgumentError, NoSuchModuleError, ValueError):
+        raise typer.BadParameter(
+            f"not a database URL this server can use ({example})", param_hint="--database-url"
+        ) from None
+    if not getattr(dialect, "is_async", False):
+        raise typer.BadParameter(
+            f"name an asyncio driver ({example})", param_hint="--database-url"
+        ) from None
+
+
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
     data_dir: Annotated[
         Path,
         typer.Option("--data-dir", help="Where the embedded SQLite database lives."),
@@ -93,8 +114,13 @@ def serve_command(
         raise typer.BadParameter(f"--log-level is one of {', '.join(LOG_LEVELS)}")
 
     if database_url is None:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise CommandError(f"cannot make {data_dir}: {error.strerror or error}") from None
         database_url = sqlite_url(data_dir)
+    else:
+        check_database_url(database_url)
     settings = Settings(
         database_url=database_url,
         bot_delay=bot_delay,
