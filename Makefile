@@ -4,20 +4,30 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 
 .PHONY: run test bench setup clean
 
-$(STAMP): pyproject.toml
+# The server's own dependencies (pyproject's [project] dependencies): what `make run` needs.
+$(RUNTIME): pyproject.toml
+	@echo "Setting up $(VENV) with the server's dependencies (a minute or two the first time)..."
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --upgrade pip
+	$(BIN)/python -m pip install -e .
+	touch $(RUNTIME)
+
+# Plus the test and lint tools (the dev extra): what `make test` needs.
+$(STAMP): $(RUNTIME)
+	@echo "Adding the test tools (pytest, Playwright, mypy, ruff) to $(VENV)..."
+	$(BIN)/python -m pip install -e '.[dev]'
 	touch $(STAMP)
 
+## Everything for development: the server's dependencies and the test tools.
 setup: $(STAMP)
 
 ## The main job: the browser game on http://127.0.0.1:8000/ (SQLite database in ./data).
-run: $(STAMP)
+run: $(RUNTIME)
 	$(BIN)/odin serve
 
 ## Everything CI checks: lint, types, the whole test suite.
@@ -28,7 +38,7 @@ test: $(STAMP)
 	scripts/ensure-chromium
 	$(BIN)/pytest
 
-bench: $(STAMP)
+bench: $(RUNTIME)
 	$(BIN)/odin bench
 
 clean:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import typer
@@ -49,6 +48,8 @@ def error_line(error: click.ClickException) -> str:
 
 
 def package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("odin-cards")
     except PackageNotFoundError:  # a source tree that was never installed
@@ -110,6 +111,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: the rich one imports a Markdown parser (0.2 s)
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 

@@ -7,7 +7,6 @@ reads: it may run beside ``odin serve`` and never upgrades or locks the database
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -38,6 +37,8 @@ def broken_command(
     ] = None,
 ) -> None:
     """List the tables marked broken (their log does not replay), one line each."""
+    import asyncio  # here, not at the top: odin --help stays quick
+
     from ..server.settings import sqlite_url
 
     if database_url is None:
