@@ -35,7 +35,9 @@ async def test_a_table_comes_back_as_it_was_stored(database: Database) -> None:
     assert stored is not None and stored.log == []
     assert stored.table == table
     assert stored.table.created.utcoffset() == timedelta(0)
-    assert await database.store.load("nope") is None
+    for unknown in ("nope", "a\x00b", "x" * 5000):  # ids from a URL may be anything
+        assert await database.store.load(unknown) is None
+        assert await database.log.read_back(unknown, 0) is None
 
 
 async def test_the_log_keeps_actions_by_number(database: Database) -> None:
@@ -59,18 +61,26 @@ async def test_a_taken_key_or_client_id_is_refused_and_sinks_no_other_table(
     for table_id in ("t1", "t2"):
         await database.store.insert(a_table(table_id, "playing"))
     await database.log.append("t1", an_action(0, client_id="x"), False)
-    # In one batch: a row whose key is taken, a row whose client id is, and a good row.
+    # In one batch: a row whose key is taken, a row whose client id is, a row the database
+    # cannot hold (PostgreSQL refuses a NUL, SQLite does not), and a good row.
     results = await asyncio.gather(
+        database.log.append("t1", an_action(1, client_id="\x00"), False),
         database.log.append("t1", an_action(0, seat=1), False),
         database.log.append("t1", an_action(1, client_id="x"), False),
         database.log.append("t2", an_action(0), True),
         return_exceptions=True,
     )
-    for refused in results[:2]:
+    for refused in results[1:3]:
         assert isinstance(refused, StoreUnavailable) and not isinstance(refused, CommitUnknown)
-    assert results[2] is None
+    if database.engine.dialect.name == "postgresql":
+        assert isinstance(results[0], StoreUnavailable)
+        assert not isinstance(results[0], CommitUnknown)
+    assert results[3] is None
     t1, t2 = await database.store.load("t1"), await database.store.load("t2")
-    assert t1 is not None and t1.log == [an_action(0, client_id="x")]
+    stored_nul = (
+        [] if database.engine.dialect.name == "postgresql" else [an_action(1, client_id="\x00")]
+    )
+    assert t1 is not None and t1.log == [an_action(0, client_id="x"), *stored_nul]
     assert t2 is not None and t2.log == [an_action(0)] and t2.table.status == "finished"
 
 

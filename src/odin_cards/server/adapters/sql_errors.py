@@ -20,10 +20,21 @@ FAILURES: tuple[type[Exception], ...] = (sa.exc.SQLAlchemyError, OSError)
 dropped connections are ``OSError`` too)."""
 
 
+def refused(error: Exception) -> bool:
+    """Whether the database refused the data (a duplicate key, a broken constraint, a value
+    it cannot hold, e.g. a NUL on PostgreSQL): then nothing was stored."""
+    if isinstance(error, sa.exc.IntegrityError | sa.exc.DataError):
+        return True
+    # asyncpg's errors reach SQLAlchemy as one class; their SQLSTATE tells them apart:
+    # class 22 is "data exception", 23 "integrity constraint violation".
+    state = getattr(getattr(error, "orig", None), "sqlstate", None)
+    return isinstance(state, str) and state[:2] in ("22", "23")
+
+
 class Refused(StoreUnavailable):
-    """The database refused the write (a duplicate key, a broken constraint): surely not
-    stored. The group commit retries a refused batch row by row, so one refused row sinks
-    no other table's."""
+    """The database refused the write (a duplicate key, a broken constraint, a value too
+    long or with a NUL on PostgreSQL): surely not stored. The group commit retries a
+    refused batch row by row, so one refused row sinks no other table's."""
 
 
 @contextmanager
@@ -31,9 +42,9 @@ def storing(what: str) -> Iterator[None]:
     """Statements before the commit: any failure means nothing was written."""
     try:
         yield
-    except sa.exc.IntegrityError as error:
-        raise Refused(f"the database refused to {what}") from error
     except FAILURES as error:
+        if refused(error):
+            raise Refused(f"the database refused to {what}") from error
         raise StoreUnavailable(f"the database could not {what}") from error
 
 
@@ -43,7 +54,7 @@ def committing(what: str) -> Iterator[None]:
     timeout) leaves the outcome unknown."""
     try:
         yield
-    except sa.exc.IntegrityError as error:
-        raise Refused(f"the database refused to {what}") from error
     except FAILURES as error:
+        if refused(error):
+            raise Refused(f"the database refused to {what}") from error
         raise CommitUnknown(f"the outcome of {what} is unknown") from error

@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from ..domain.ports import CommitUnknown, LoggedAction, StoreUnavailable
 from . import sql_schema as schema
 from .sql_errors import Refused, committing, storing
-from .sql_store import event_row, logged_action, reading
+from .sql_store import event_row, logged_action, possible_id, reading
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +88,8 @@ class SqlEventLog:
         await entry.done
 
     async def read_back(self, table_id: str, number: int) -> LoggedAction | None:
+        if not possible_id(table_id):
+            return None
         e = schema.events.c
         async with reading(self.engine, "read the log back") as connection:
             row = (

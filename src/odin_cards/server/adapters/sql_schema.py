@@ -25,12 +25,15 @@ MIGRATIONS = Path(__file__).parent.parent / "migrations"
 MAX_REASON = 500
 """Characters kept of a broken table's reason."""
 
+ID_LENGTH = 16
+"""The longest table id the schema holds."""
+
 metadata = sa.MetaData()
 
 tables = sa.Table(
     "tables",
     metadata,
-    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("id", sa.String(ID_LENGTH), primary_key=True),
     sa.Column("game", sa.String(16), nullable=False, server_default="odin"),
     sa.Column("rules_version", sa.Integer, nullable=False, server_default="1"),
     sa.Column("players", sa.Integer, nullable=False),
@@ -38,8 +41,8 @@ tables = sa.Table(
     sa.Column("seed", sa.BigInteger, nullable=False),
     sa.Column("status", sa.String(10), nullable=False),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("previous_table", sa.String(16), nullable=True),
-    sa.Column("next_table", sa.String(16), nullable=True),
+    sa.Column("previous_table", sa.String(ID_LENGTH), nullable=True),
+    sa.Column("next_table", sa.String(ID_LENGTH), nullable=True),
     sa.Column("broken_reason", sa.String(MAX_REASON), nullable=True),
 )
 sa.Index("tables_status", tables.c.status)
@@ -47,7 +50,7 @@ sa.Index("tables_status", tables.c.status)
 seats = sa.Table(
     "seats",
     metadata,
-    sa.Column("table_id", sa.String(16), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("table_id", sa.String(ID_LENGTH), sa.ForeignKey("tables.id"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("name", sa.String(32), nullable=True),
     sa.Column("bot", sa.String(32), nullable=True),
@@ -58,7 +61,7 @@ sa.Index("seats_token_hash", seats.c.token_hash)
 events = sa.Table(
     "events",
     metadata,
-    sa.Column("table_id", sa.String(16), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("table_id", sa.String(ID_LENGTH), sa.ForeignKey("tables.id"), primary_key=True),
     sa.Column("number", sa.Integer, primary_key=True),
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("action", sa.String(64), nullable=False),

@@ -78,6 +78,8 @@ class SqlTableStore:
                 raise Refused(f"table {table.id} is missing or has a next table already")
 
     async def load(self, table_id: str) -> StoredTable | None:
+        if not possible_id(table_id):  # PostgreSQL refuses a NUL in any text it is sent
+            return None
         found = await self._load(schema.tables.c.id == table_id)
         return found[0] if found else None
 
@@ -188,6 +190,11 @@ class SqlTableStore:
             StoredTable(table_record(row, seats.get(row.id, [])), logs.get(row.id, []))
             for row in table_rows
         ]
+
+
+def possible_id(table_id: str) -> bool:
+    """Whether a table could have this id (an id from a URL may be anything)."""
+    return len(table_id) <= schema.ID_LENGTH and "\x00" not in table_id
 
 
 def table_record(row: Any, seats: list[SeatRecord]) -> TableRecord:
