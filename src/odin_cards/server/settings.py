@@ -39,6 +39,28 @@ class Settings:
     flood: int = 20
     """Refused messages in a row after which a flooding connection is closed (1008)."""
 
+    # ------------------------------------------------------------ limits at the edge
+    max_body: int = 64 * 1024
+    """Largest HTTP request body in bytes (checked before parsing; bigger: 413 ``too_large``)."""
+    max_frame: int = 64 * 1024
+    """Largest WebSocket frame in bytes (the WebSocket layer closes the connection, 1009)."""
+    send_queue_bytes: int = 1024 * 1024
+    """Bytes a connection may have queued for sending; a reader that falls further behind
+    is disconnected (1013) and resyncs when it comes back."""
+    hellos_per_minute: int = 10
+    """``hello`` messages (each a full state, maybe every event) a connection may send a
+    minute; more are refused with ``rate_limited``."""
+    hello_timeout: float = 5.0
+    """Seconds a new WebSocket connection has to say ``hello`` before it is closed (1008)."""
+    sockets_per_ip: int = 32
+    """Open WebSocket connections one client address may hold; more are refused (429)."""
+    sockets: int = 4000
+    """Open WebSocket connections in all; more are refused (503)."""
+    tables_per_hour: int = 60
+    """Tables one client address may create an hour; more: 429 ``rate_limited``."""
+    api_docs: bool = False
+    """Serve the OpenAPI description at ``/api/openapi.json`` (no documentation pages)."""
+
     # ------------------------------------------------------------ limits of the domain
     max_waiting_tables: int = 1000
     """Tables waiting for players, in all; more are refused (``too_many_tables``)."""

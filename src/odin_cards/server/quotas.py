@@ -1,0 +1,101 @@
+"""Quotas by client address: tables created an hour, WebSocket connections open.
+
+A public server meets clients that create tables in a loop or open sockets and say
+nothing. These counters keep one address from taking what others need. The address is
+the peer of the TCP connection (the ASGI scope's ``client``); behind a reverse proxy every
+client shares the proxy's address, so raise the limits there or let the proxy enforce them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .settings import Settings
+
+HOUR = 3600.0
+
+
+def client_address(scope: Mapping[str, Any]) -> str:
+    """The peer address of an ASGI connection (``"unknown"`` when the server gives none)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A quota said no: the stable code, an HTTP status, a message and when to retry."""
+
+    code: str
+    status: int
+    message: str
+    retry_after: int | None = None
+
+
+class Quotas:
+    """The counters of one server process (one per application)."""
+
+    def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
+        self._settings = settings
+        self._clock = clock
+        self._created: dict[str, deque[float]] = {}
+        self._sockets: dict[str, int] = {}
+        self.sockets = 0
+        """WebSocket connections open now."""
+
+    # ------------------------------------------------------------ tables
+
+    def create_table(self, address: str) -> Refused | None:
+        """Count one table created by ``address``, or say why it may not create one now."""
+        limit = self._settings.tables_per_hour
+        now = self._clock()
+        stamps = self._created.setdefault(address, deque())
+        while stamps and stamps[0] <= now - HOUR:
+            stamps.popleft()
+        if len(stamps) >= limit:
+            retry = max(1, int(stamps[0] + HOUR - now) + 1) if stamps else int(HOUR)
+            return Refused(
+                "rate_limited",
+                429,
+                f"at most {limit} new tables an hour from one address; try again in "
+                f"{retry} seconds",
+                retry,
+            )
+        stamps.append(now)
+        self._forget_old(now)
+        return None
+
+    def _forget_old(self, now: float) -> None:
+        """Drop addresses whose last table is an hour old, so the map cannot grow forever."""
+        if len(self._created) < 1024:
+            return
+        for address in [a for a, s in self._created.items() if not s or s[-1] <= now - HOUR]:
+            del self._created[address]
+
+    # ----------------------------------------------------------- sockets
+
+    def open_socket(self, address: str) -> Refused | None:
+        """Count one more open WebSocket of ``address``, or say why it is refused."""
+        if self.sockets >= self._settings.sockets:
+            return Refused("unavailable", 503, "the server has too many connections; try later")
+        held = self._sockets.get(address, 0)
+        if held >= self._settings.sockets_per_ip:
+            return Refused(
+                "rate_limited",
+                429,
+                f"at most {self._settings.sockets_per_ip} connections from one address",
+            )
+        self._sockets[address] = held + 1
+        self.sockets += 1
+        return None
+
+    def close_socket(self, address: str) -> None:
+        held = self._sockets.get(address, 0) - 1
+        if held > 0:
+            self._sockets[address] = held
+        else:
+            self._sockets.pop(address, None)
+        self.sockets -= 1
