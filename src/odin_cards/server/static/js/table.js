@@ -1,16 +1,31 @@
 // The table page, /t/{id} (join and play) and /t/{id}/watch (spectate).
 //
-// The page keeps the public event list and the latest State from the server and
-// re-renders from them; the only local state is the card selection and the sort order.
-// Legal actions come from State.legal: the client explains a selection (value, does it
-// beat the table) but never decides legality on its own.
+// The page keeps the public event list and the latest State from the server (folded by
+// the pure functions of table-state.js) and re-renders from them; the only local state is
+// the card selection and the viewer's preferences. Legal actions come from State.legal:
+// the client explains a selection (value, does it beat the table) but never decides
+// legality on its own.
 
 import { api, absoluteUrl, copyText, forgetSeat, pageTable, rememberSeat, savedName, saveName, seatAt } from "./api.js";
-import { actionCards, judgeSelection, normalizeAction, playText, sortCards } from "./cards.js";
+import { playText, sortCards } from "./cards.js";
 import { Connection } from "./connection.js";
-import { handSummaries, passedSeats, winnersOf } from "./history.js";
+import { handSummaries, winnersOf } from "./history.js";
 import { explainError, initI18n, t } from "./i18n.js";
 import { optionsSummaryText } from "./options-text.js";
+import {
+  applyUpdate,
+  emptyModel,
+  isMyTurn,
+  keepSelection,
+  scoreShown,
+  seatOrder,
+  seatStatus,
+  selectionVerdict,
+  takeableCards,
+  toggleSelection,
+  turnMessage,
+  usableCards,
+} from "./table-state.js";
 import { backsEl, cardEl, cardRow, clear, h, levelName, seatName, setLevels, setupHeader, toast } from "./ui.js";
 
 const SORT_KEY = "odin.sort";
@@ -22,18 +37,14 @@ const S = {
   table: null,
   seat: null, // my seat once the server welcomed my token
   token: null,
-  version: null,
-  events: [],
-  state: null,
-  selection: new Set(),
+  ...emptyModel(), // version, events, state, summarySeen, summaryOpen (table-state.js)
+  selection: [], // the cards selected in my hand
   sortBy: localStorage.getItem(SORT_KEY) === "number" ? "number" : "colour",
   // Scores as penalty points counting up, or counting down from the target (as on Board
   // Game Arena): the same rules, two presentations (RULES.md).
   scoreView: localStorage.getItem(SCORE_KEY) === "countdown" ? "countdown" : "points",
   connection: null,
   status: "connecting",
-  summarySeen: 0, // number of hand summaries already shown (or present at load)
-  summaryOpen: null,
   announced: "",
   loaded: false,
   nameDraft: null, // the name being typed in the join form
@@ -139,35 +150,15 @@ function onWelcome(msg) {
 }
 
 function onUpdate(msg) {
-  const first = !S.state;
-  if (msg.resync || S.version === null) {
-    S.events = [...msg.events];
-  } else {
-    for (const e of msg.events) {
-      if (e.index === S.events.length) S.events.push(e);
-      else if (e.index > S.events.length) {
-        // A gap: we missed events. Ask for everything again.
-        S.version = null;
-        S.connection.reconnect();
-        return;
-      }
-    }
+  const { model, gap } = applyUpdate(S, msg);
+  Object.assign(S, model);
+  if (gap) {
+    // We missed events: ask for everything again.
+    S.connection.reconnect();
+    return;
   }
-  S.version = msg.version;
-  S.state = msg.state;
   S.loaded = true;
-  if (S.state.hand) {
-    const hand = new Set(S.state.hand);
-    for (const c of [...S.selection]) if (!hand.has(c)) S.selection.delete(c);
-  } else {
-    S.selection.clear();
-  }
-  const summaries = handSummaries(S.events, S.state.players);
-  if (first) S.summarySeen = summaries.length;
-  else if (summaries.length > S.summarySeen) {
-    S.summarySeen = summaries.length;
-    S.summaryOpen = summaries[summaries.length - 1];
-  }
+  S.selection = keepSelection(S.selection, S.state.hand);
   if (S.state.outcome && S.table) S.table = { ...S.table, status: "finished" };
   render();
 }
@@ -209,10 +200,6 @@ function legal() {
   return (S.state && S.state.legal) || [];
 }
 
-function legalSet() {
-  return new Set(legal().map(normalizeAction));
-}
-
 /** Redraw part of the page without losing the keyboard focus. */
 function refresh(...parts) {
   const focused = focusKey();
@@ -221,14 +208,13 @@ function refresh(...parts) {
 }
 
 function toggleCard(card) {
-  if (S.selection.has(card)) S.selection.delete(card);
-  else S.selection.add(card);
+  S.selection = toggleSelection(S.selection, card);
   refresh(renderHand, renderActions);
 }
 
 function playSelection() {
-  const text = playText([...S.selection]);
-  if (!legalSet().has(normalizeAction(text))) return;
+  if (!selectionVerdict(S.state, S.seat, S.selection).canPlay) return;
+  const text = playText(S.selection);
   // The selection stays until the update removes the played cards from the hand, so
   // that a refused action (a stale version) can simply be played again.
   act(text);
@@ -423,23 +409,14 @@ function renderWaiting() {
 }
 
 function turnText(st) {
-  if (st.outcome) return t("game_over");
-  const seat = st.to_move;
-  if (seat === null || seat === undefined) return "";
-  if (isMine(seat)) {
-    if (st.decision === "lead") return t("turn_you_lead");
-    if (st.decision === "take") return t("turn_you_take");
-    return t("turn_you_follow", { value: st.table_value });
-  }
-  const name = nameOf(seat);
-  if (st.decision === "lead") return t("turn_other_lead", { name });
-  if (st.decision === "take") return t("turn_other_take", { name });
-  return t("turn_other_follow", { name });
+  const turn = turnMessage(st, S.seat);
+  if (!turn) return "";
+  return t(turn.key, { ...turn.params, name: turn.seat === undefined ? "" : nameOf(turn.seat) });
 }
 
 function renderGame() {
   const st = S.state;
-  const mineTurn = isMine(st.to_move) && !st.outcome;
+  const mineTurn = isMyTurn(st, S.seat);
   const summaries = st.outcome ? handSummaries(S.events, st.players) : [];
   const summary = S.summaryOpen || summaries[summaries.length - 1] || null;
   const banner = h("div.turn-banner", { id: "turn", "data-testid": "turn", class: mineTurn ? "mine" : "" }, turnText(st));
@@ -464,32 +441,30 @@ function renderGame() {
 }
 
 function renderPlayers(st) {
-  const passed = passedSeats(S.events);
-  const seats = [];
   // Start from my left neighbour so the order around the table reads naturally.
-  const first = S.seat === null ? 0 : (S.seat + 1) % st.players;
-  for (let i = 0; i < st.players; i++) seats.push((first + i) % st.players);
+  const seats = seatOrder(st.players, S.seat);
   return h(
     "section.players",
     { "aria-label": t("players") },
     seats.map((seat) => {
       const info = S.table && S.table.seats[seat];
+      const status = seatStatus(st, S.events, seat);
       const classes = ["player"];
-      if (seat === st.to_move && !st.outcome) classes.push("to-move");
+      if (status.toMove) classes.push("to-move");
       if (isMine(seat)) classes.push("me");
-      if (passed.has(seat)) classes.push("passed");
+      if (status.passed) classes.push("passed");
       const badges = [];
       if (isMine(seat)) badges.push(h("span.badge.you", {}, t("you")));
       if (info && info.bot) badges.push(h("span.badge.bot", {}, t("bot_badge", { level: levelName(info.bot) })));
-      if (seat === st.to_move && !st.outcome) badges.push(h("span.badge.turn", {}, t("to_move")));
-      if (passed.has(seat)) badges.push(h("span.badge.pass", {}, t("passed")));
-      if (seat === st.hand_leader) badges.push(h("span.badge.leader", { title: t("hand_leader") }, t("hand_leader_short")));
-      const known = st.known[seat] || [];
+      if (status.toMove) badges.push(h("span.badge.turn", {}, t("to_move")));
+      if (status.passed) badges.push(h("span.badge.pass", {}, t("passed")));
+      if (status.leader) badges.push(h("span.badge.leader", { title: t("hand_leader") }, t("hand_leader_short")));
+      const known = status.known;
       return h(
         "article",
         { class: classes.join(" "), "data-seat": String(seat), "aria-current": seat === st.to_move ? "true" : null },
         h("div.player-name", {}, nameOf(seat)),
-        h("div.player-line", {}, h("span.player-score", { title: t("points") }, scoreText(st, st.scores[seat])), backsEl(st.hand_sizes[seat])),
+        h("div.player-line", {}, h("span.player-score", { title: t("points") }, scoreText(st, status.points)), backsEl(status.handSize)),
         h("div.badges", {}, badges),
         known.length && !isMine(seat) ? h("div.known", {}, h("span.small", {}, t("known_cards")), cardRow(known, "xs")) : null,
       );
@@ -502,7 +477,7 @@ function renderTableArea(st) {
   if (st.decision === "take" && st.beaten && st.beaten.length) {
     const taker = st.to_move;
     const mine = isMine(taker);
-    const takes = new Set(legal().map(normalizeAction));
+    const takes = new Set(takeableCards(legal()));
     area.append(
       h("div.felt-label", {}, mine ? t("choose_take") : t("other_chooses_take", { name: nameOf(taker) })),
       h(
@@ -510,7 +485,7 @@ function renderTableArea(st) {
         {},
         st.beaten.map((card) =>
           mine
-            ? cardEl(card, { size: "lg", button: true, onclick: () => takes.has(`take ${card}`) && act(`take ${card}`) })
+            ? cardEl(card, { size: "lg", button: true, onclick: () => takes.has(card) && act(`take ${card}`) })
             : cardEl(card, { size: "md" }),
         ),
       ),
@@ -540,9 +515,8 @@ function renderHand() {
   const st = S.state;
   if (!me || !st || !st.hand) return;
   clear(me);
-  const myTurn = isMine(st.to_move) && !st.outcome;
-  const usable = new Set();
-  for (const a of legal()) if (a.startsWith("play ")) for (const c of actionCards(a)) usable.add(c.toUpperCase());
+  const myTurn = isMyTurn(st, S.seat);
+  const usable = usableCards(legal());
   const sortButtons = h(
     "div.segmented",
     { role: "group", "aria-label": t("sort_by") },
@@ -564,7 +538,7 @@ function renderHand() {
     ),
   );
   const cards = sortCards(st.hand, S.sortBy).map((card) => {
-    const el = cardEl(card, { size: "lg", button: true, selected: S.selection.has(card), onclick: () => toggleCard(card) });
+    const el = cardEl(card, { size: "lg", button: true, selected: S.selection.includes(card), onclick: () => toggleCard(card) });
     if (myTurn && st.decision !== "take" && !usable.has(card)) el.classList.add("unusable");
     return el;
   });
@@ -576,49 +550,28 @@ function renderHand() {
   );
 }
 
-function selectionText(st) {
-  const selection = [...S.selection];
-  if (isMine(st.to_move) && st.decision === "take") return t("choose_take");
-  if (!selection.length) {
-    if (isMine(st.to_move) && st.decision === "follow" && !legal().some((a) => a.startsWith("play "))) return t("cannot_beat");
-    return isMine(st.to_move) && st.decision !== "take" ? t("select_hint") : "";
-  }
-  const judged = judgeSelection(selection, {
-    decision: st.decision === "take" ? "follow" : st.decision,
-    hand: st.hand,
-    tableCards: st.decision === "take" ? st.table : st.table,
-    tableValue: st.table_value,
-  });
-  return t(`sel_${judged.status}`, judged.params);
-}
-
 function renderActions() {
   const st = S.state;
   const box = document.getElementById("actions");
   const selBox = document.getElementById("selection");
   if (!st || !box) return;
-  const myTurn = isMine(st.to_move) && !st.outcome;
-  const legals = legalSet();
+  const verdict = selectionVerdict(st, S.seat, S.selection);
   const busy = (S.connection && S.connection.busy) || S.status !== "open";
-  const selection = [...S.selection];
-  const canPlay = myTurn && selection.length > 0 && legals.has(normalizeAction(playText(selection)));
-  const canPass = myTurn && legals.has("pass");
   if (selBox) {
-    selBox.textContent = selectionText(st);
-    const judged = selection.length ? canPlay : null;
-    selBox.className = `selection ${judged === true ? "ok" : judged === false && myTurn ? "bad" : ""}`;
+    selBox.textContent = verdict.key ? t(verdict.key, verdict.params) : "";
+    selBox.className = `selection ${verdict.verdict === true ? "ok" : verdict.verdict === false ? "bad" : ""}`;
   }
   clear(box).append(
-    h("button.primary.play", { type: "button", disabled: !canPlay || busy, onclick: playSelection, "data-testid": "play" }, t("play")),
-    h("button.secondary.pass", { type: "button", disabled: !canPass || busy, onclick: () => act("pass"), "data-testid": "pass" }, t("pass")),
+    h("button.primary.play", { type: "button", disabled: !verdict.canPlay || busy, onclick: playSelection, "data-testid": "play" }, t("play")),
+    h("button.secondary.pass", { type: "button", disabled: !verdict.canPass || busy, onclick: () => act("pass"), "data-testid": "pass" }, t("pass")),
     h(
       "button.ghost.clear",
       {
         type: "button",
-        disabled: !selection.length,
+        disabled: !verdict.canClear,
         "data-testid": "clear",
         onclick: () => {
-          S.selection.clear();
+          S.selection = [];
           refresh(renderHand, renderActions);
         },
       },
@@ -643,19 +596,14 @@ function renderSeatLink() {
   );
 }
 
-function countdownTarget(st) {
-  return S.scoreView === "countdown" && !st.options.one_hand ? st.options.target : null;
-}
-
 /** A seat's score as the viewer chose to see it: points, or points left to the target. */
 function scoreText(st, points) {
-  const target = countdownTarget(st);
-  return target === null ? t("points_short", { n: points }) : t("left_short", { n: target - points });
+  const shown = scoreShown(points, st.options, S.scoreView);
+  return t(shown.key, { n: shown.n });
 }
 
 function renderScores(st) {
   const target = st.options.one_hand ? null : st.options.target;
-  const countdown = countdownTarget(st);
   const toggle = target
     ? h(
         "div.segmented.score-view",
@@ -680,13 +628,16 @@ function renderScores(st) {
     : null;
   const rows = [];
   for (let seat = 0; seat < st.players; seat++) {
+    const shown = scoreShown(st.scores[seat], st.options, S.scoreView);
+    const meter = h("span.meter", { class: S.scoreView === "countdown" ? "left" : "" });
+    meter.style.width = `${Math.round(100 * (shown.fill || 0))}%`; // CSSOM: allowed under the CSP
     rows.push(
       h(
         "tr",
         { class: isMine(seat) ? "me" : "" },
         h("th", { scope: "row" }, nameOf(seat)),
-        h("td.num", {}, String(countdown === null ? st.scores[seat] : countdown - st.scores[seat])),
-        target ? h("td.bar", {}, h("span.meter", { style: `width:${Math.min(100, (100 * st.scores[seat]) / target)}%` })) : null,
+        h("td.num", {}, String(shown.n)),
+        shown.fill === null ? null : h("td.bar", {}, meter),
       ),
     );
   }

@@ -1,0 +1,206 @@
+// The table page's state, folded from the server's messages: pure functions only (no DOM,
+// no storage, no clock), so that they are tested apart from the page (tests/browser/
+// test_table_state.py). The page (table.js) keeps one model object, replaces it with what
+// these functions return, and draws from it; texts are message keys with parameters, so
+// the page translates them and this module stays language-free.
+//
+// The server stays the authority: what may be played comes from State.legal; the client
+// only explains a selection and arranges what it was sent.
+
+import { actionCards, judgeSelection, normalizeAction, playText } from "./cards.js";
+import { handSummaries, passedSeats } from "./history.js";
+
+/** A fresh model: nothing received yet. */
+export function emptyModel() {
+  return { version: null, events: [], state: null, summarySeen: 0, summaryOpen: null };
+}
+
+/**
+ * Fold one `update` message into the model. Returns {model, gap, summary}: `gap` is true
+ * when events were missed (the page must resync: the model is then unchanged but for a
+ * null version); `summary` is the hand summary of a hand that ended in this update (null
+ * if none, or at the first update, whose past hand ends are history, not news).
+ */
+export function applyUpdate(model, msg) {
+  const first = model.state === null;
+  let events;
+  if (msg.resync || model.version === null) {
+    events = [...msg.events];
+  } else {
+    events = [...model.events];
+    for (const e of msg.events) {
+      if (e.index === events.length) events.push(e);
+      else if (e.index > events.length) return { model: { ...model, version: null }, gap: true, summary: null };
+    }
+  }
+  const summaries = handSummaries(events, msg.state.players);
+  let { summarySeen, summaryOpen } = model;
+  let summary = null;
+  if (first) summarySeen = summaries.length;
+  else if (summaries.length > summarySeen) {
+    summarySeen = summaries.length;
+    summary = summaries[summaries.length - 1];
+    summaryOpen = summary;
+  }
+  return { model: { version: msg.version, events, state: msg.state, summarySeen, summaryOpen }, gap: false, summary };
+}
+
+/** The events of an update that the page has not shown yet (to announce and animate them). */
+export function newEvents(before, after) {
+  return after.events.slice(before.version === null ? after.events.length : before.events.length);
+}
+
+/** The selection kept after the hand changed: only cards still held, in the same order. */
+export function keepSelection(selection, hand) {
+  if (!hand) return [];
+  const held = new Set(hand);
+  return selection.filter((c) => held.has(c));
+}
+
+/** Select or unselect a card. */
+export function toggleSelection(selection, card) {
+  return selection.includes(card) ? selection.filter((c) => c !== card) : [...selection, card];
+}
+
+export function isMyTurn(st, seat) {
+  return Boolean(st && seat !== null && seat !== undefined && st.to_move === seat && !st.outcome);
+}
+
+/** Whose turn and what to do, as a message key; `seat` names the player to move. */
+export function turnMessage(st, mySeat) {
+  if (!st) return null;
+  if (st.outcome) return { key: "game_over", params: {} };
+  const seat = st.to_move;
+  if (seat === null || seat === undefined) return null;
+  if (seat === mySeat) {
+    if (st.decision === "lead") return { key: "turn_you_lead", params: {} };
+    if (st.decision === "take") return { key: "turn_you_take", params: {} };
+    return { key: "turn_you_follow", params: { value: st.table_value } };
+  }
+  const key = st.decision === "lead" ? "turn_other_lead" : st.decision === "take" ? "turn_other_take" : "turn_other_follow";
+  return { key, params: {}, seat };
+}
+
+/** Seats in play order starting at my left neighbour (at seat 0 for a spectator). */
+export function seatOrder(players, mySeat) {
+  const first = mySeat === null || mySeat === undefined ? 0 : (mySeat + 1) % players;
+  return Array.from({ length: players }, (_, i) => (first + i) % players);
+}
+
+/**
+ * Where each seat sits around the table, clockwise from my left: "bottom" (me), "left",
+ * "top" and "right". Two opponents or fewer sit at the top; with more, the first sits on
+ * the left and the last on the right. A spectator sees every seat around the table.
+ */
+export function seatPlaces(players, mySeat) {
+  const order = seatOrder(players, mySeat);
+  const others = mySeat === null || mySeat === undefined ? order : order.slice(0, -1);
+  const places = others.map((seat, i) => {
+    let place = "top";
+    if (others.length >= 3 && i === 0) place = "left";
+    if (others.length >= 3 && i === others.length - 1) place = "right";
+    return { seat, place };
+  });
+  if (others.length !== order.length) places.push({ seat: mySeat, place: "bottom" });
+  return places;
+}
+
+/** What the table shows of one seat: to move, passed, first leader, hand size, known cards. */
+export function seatStatus(st, events, seat) {
+  const passed = passedSeats(events);
+  return {
+    toMove: seat === st.to_move && !st.outcome,
+    passed: passed.has(seat),
+    leader: seat === st.hand_leader,
+    handSize: st.hand_sizes[seat],
+    points: st.scores[seat],
+    known: (st.known && st.known[seat]) || [],
+  };
+}
+
+/** Cards that are part of at least one legal play. */
+export function usableCards(legal) {
+  const usable = new Set();
+  for (const a of legal || []) if (a.startsWith("play ")) for (const c of actionCards(a)) usable.add(c.toUpperCase());
+  return usable;
+}
+
+/** Cards that may be taken now (empty unless it is my take). */
+export function takeableCards(legal) {
+  return (legal || []).filter((a) => a.startsWith("take ")).map((a) => actionCards(a)[0].toUpperCase());
+}
+
+/**
+ * The selection judged against the position: {key, params} explaining it, `verdict`
+ * (true: playable, false: not, null: nothing to judge), and whether Play, Pass and Clear
+ * are enabled (before connection state).
+ */
+export function selectionVerdict(st, mySeat, selection) {
+  const legal = new Set(((st && st.legal) || []).map(normalizeAction));
+  const mine = isMyTurn(st, mySeat);
+  const canPlay = mine && selection.length > 0 && legal.has(normalizeAction(playText(selection)));
+  const canPass = mine && legal.has("pass");
+  const canClear = selection.length > 0;
+  const base = { canPlay, canPass, canClear, verdict: null, key: "", params: {} };
+  if (!st || !st.hand) return base;
+  if (mine && st.decision === "take") return { ...base, key: "choose_take" };
+  if (!selection.length) {
+    if (mine && st.decision === "follow" && !usableCards(st.legal).size) return { ...base, key: "cannot_beat" };
+    return mine ? { ...base, key: "select_hint" } : base;
+  }
+  const judged = judgeSelection(selection, {
+    decision: st.decision,
+    hand: st.hand,
+    tableCards: st.table,
+    tableValue: st.table_value,
+  });
+  return { ...base, key: `sel_${judged.status}`, params: judged.params, verdict: mine ? canPlay : null };
+}
+
+/**
+ * A seat's score as the viewer chose to see it: penalty points ("points") or what is left
+ * before the target ("countdown", never below 0, as on Board Game Arena). `fill` is the
+ * score bar's length from 0 to 1: points towards the target, or the points still left.
+ */
+export function scoreShown(points, options, view) {
+  const target = options && !options.one_hand ? options.target : null;
+  if (target === null) return { key: "points_short", n: points, fill: null };
+  if (view === "countdown") {
+    const left = Math.max(0, target - points);
+    return { key: "left_short", n: left, fill: left / target };
+  }
+  return { key: "points_short", n: points, fill: Math.min(1, points / target) };
+}
+
+/**
+ * A public event told in words for screen readers: {key, params, seat}; the page adds the
+ * seat's name as the `name` parameter.
+ */
+export function eventMessage(e) {
+  switch (e.type) {
+    case "play":
+      return { key: "say_play", params: { cards: e.text.replace(/^play /, ""), value: e.value }, seat: e.seat };
+    case "take":
+      return { key: "say_take", params: { card: e.card }, seat: e.seat };
+    case "pass":
+      return { key: "say_pass", params: {}, seat: e.seat };
+    case "round":
+      return { key: "log_round", params: {}, seat: e.leader };
+    case "deal":
+      return { key: "log_deal", params: { n: e.hand }, seat: e.leader };
+    case "hand_end":
+      return { key: "log_hand_end", params: {}, seat: e.seat };
+    default:
+      return null;
+  }
+}
+
+/** The card to focus after an arrow key in a row of `count` cards (wraps around). */
+export function nextCardIndex(count, index, key) {
+  if (!count) return -1;
+  if (key === "Home") return 0;
+  if (key === "End") return count - 1;
+  const step = key === "ArrowRight" || key === "ArrowDown" ? 1 : key === "ArrowLeft" || key === "ArrowUp" ? -1 : 0;
+  if (index < 0) return step < 0 ? count - 1 : 0;
+  return (index + step + count) % count;
+}
