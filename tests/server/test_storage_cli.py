@@ -5,21 +5,17 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import typer
 from typer.testing import CliRunner, Result
 
-from odin_cards.cli import tables
+from odin_cards.cli import app
 from odin_cards.server.adapters import open_database
 
 from .storage_data import a_table
 
-app = typer.Typer()
-tables.register(app)
-
 
 async def odin(*args: str) -> Result:
     # The command runs its own event loop: in a thread, beside the test's.
-    return await asyncio.to_thread(CliRunner().invoke, app, list(args))
+    return await asyncio.to_thread(CliRunner().invoke, app, list(args), prog_name="odin")
 
 
 def where(database_url: str, tmp_path: Path) -> list[str]:

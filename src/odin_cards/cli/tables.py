@@ -8,19 +8,19 @@ reads: it may run beside ``odin serve`` and never upgrades or locks the database
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
+from .app import CommandError, OdinCommand, OdinGroup
+
 tables_app = typer.Typer(
     name="tables",
+    cls=OdinGroup,
     help="The server's stored tables (odin tables broken).",
     no_args_is_help=True,
+    rich_markup_mode=None,
 )
-
-
-class Refused(Exception):
-    """The command cannot do its work: one line on standard error, exit status 1."""
 
 
 def broken_command(
@@ -43,13 +43,9 @@ def broken_command(
 
     if database_url is None:
         if not (data_dir / "odin.sqlite3").is_file():
-            _fail(f"no database in {data_dir} (odin serve creates data/odin.sqlite3)")
+            raise CommandError(f"no database in {data_dir} (odin serve creates odin.sqlite3)")
         database_url = sqlite_url(data_dir)
-    try:
-        lines = asyncio.run(broken_lines(database_url))
-    except Refused as error:
-        _fail(str(error))
-    for line in lines:
+    for line in asyncio.run(broken_lines(database_url)):
         typer.echo(line)
 
 
@@ -66,7 +62,7 @@ async def broken_lines(url: str) -> list[str]:
             with storing("read the database"):
                 revision = await schema_revision(engine)
             if revision is None:
-                raise Refused("this database holds no odin tables (odin serve sets it up)")
+                raise CommandError("this database holds no odin tables (odin serve sets it up)")
             if revision != head_revision():
                 return [
                     "no broken tables: the database was written by an older odin-cards "
@@ -75,7 +71,7 @@ async def broken_lines(url: str) -> list[str]:
             tables = await SqlTableStore(engine).broken()
         except StoreUnavailable as error:
             cause = str(error.__cause__ or "no answer").splitlines()[0]
-            raise Refused(f"{error}: {cause}") from None
+            raise CommandError(f"{error}: {cause}") from None
     finally:
         await engine.dispose()
     if not tables:
@@ -87,11 +83,6 @@ async def broken_lines(url: str) -> list[str]:
     ]
 
 
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"odin tables broken: {' '.join(message.split())}", err=True)
-    raise typer.Exit(1)
-
-
 def register(app: typer.Typer) -> None:
-    tables_app.command("broken")(broken_command)
+    tables_app.command("broken", cls=OdinCommand)(broken_command)
     app.add_typer(tables_app)
