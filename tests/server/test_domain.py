@@ -209,6 +209,7 @@ async def test_storing_fails_then_a_resend_succeeds(world: World) -> None:
     after = await world.hall.act(table, 0, action, version, "a1", ann)
     assert after == table.version > version
     assert ann.of("ack") == [{"type": "ack", "id": "a1", "version": after}]
+    assert [m["type"] for m in ann.received][-2:] == ["ack", "update"]  # ack first
     assert [e.action for e in world.db.logs[table.id]] == [action]
 
 
@@ -220,6 +221,7 @@ async def test_commit_unknown_but_stored_is_applied_and_acked_once(world: World)
     after = await world.hall.act(table, 0, action, version, "a1", ann)
     assert after == table.version > version
     assert ann.of("ack") == [{"type": "ack", "id": "a1", "version": after}]
+    assert [m["type"] for m in ann.received][-2:] == ["ack", "update"]  # ack first
     assert [m["version"] for m in ben.of("update")] == [version, after]
     # The client did not hear the ack (say) and sends again: acknowledged, not applied again.
     assert await world.hall.act(table, 0, action, version, "a1", ann) == after

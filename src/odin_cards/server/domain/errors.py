@@ -34,6 +34,9 @@ CODES = frozenset(
         "unavailable",
         "too_many_tables",
         "too_many_bots",
+        # the transport's own (WebSocket)
+        "too_large",
+        "rate_limited",
     }
 )
 

@@ -445,7 +445,7 @@ class Hall:
                     type(error).__name__,
                 )
                 table.pending = entry
-                await self._settle(table, client_id)
+                await self._settle(table, client_id, reply)
                 if len(table.actions) <= entry.number:
                     raise _unavailable(client_id) from None
                 if client_id is None:
@@ -454,22 +454,19 @@ class Hall:
                     raise DomainError(
                         "stale", "the table moved on: update first", client_id
                     ) from None
-                return self._acked(table, client_id, reply)
-            self._apply(table, entry, trial)
-            return self._acked(table, client_id, reply) if client_id else table.version
+                return table.client_ids[client_id][1]
+            self._apply(table, entry, trial, reply)
+            return table.version
 
-    def _acked(self, table: LiveTable, client_id: str, reply: Subscriber | None) -> int:
-        after = table.client_ids[client_id][1]
-        if reply is not None:
-            reply.send(msg.ack(client_id, after))
-        return after
-
-    async def _settle(self, table: LiveTable, client_id: str | None) -> None:
+    async def _settle(
+        self, table: LiveTable, client_id: str | None, reply: Subscriber | None = None
+    ) -> None:
         """Settle an action whose commit's outcome is unknown, by reading the log back.
 
         Stored: it is applied and broadcast as if the commit had answered. Not stored: it
         is forgotten (its sender was refused). Unreadable now: ``unavailable``, and the
-        table stays as it is until a later try settles it.
+        table stays as it is until a later try settles it. ``reply`` is acknowledged if
+        the settled action is its own (``client_id``).
         """
         entry = table.pending
         if entry is None:
@@ -487,17 +484,23 @@ class Hall:
             return
         trial = table.game.clone()
         trial.apply(stored.action, seat=stored.seat)
-        self._apply(table, stored, trial)
+        mine = client_id is not None and stored.client_id == client_id
+        self._apply(table, stored, trial, reply if mine else None)
         log.info("table %s: action %d was stored; applied", table.id, entry.number)
 
-    def _apply(self, table: LiveTable, entry: LoggedAction, after: Any) -> None:
-        """Make the stored ``entry`` (already applied to ``after``) the table's move."""
+    def _apply(
+        self, table: LiveTable, entry: LoggedAction, after: Any, reply: Subscriber | None
+    ) -> None:
+        """Make the stored ``entry`` (already applied to ``after``) the table's move:
+        acknowledge it to ``reply`` (before its update), broadcast, go on."""
         since = table.version
         table.game = after
         table.actions.append(entry.action)
+        table.add_events(since)
         if entry.client_id is not None:
             table.client_ids[entry.client_id] = (entry.seat, table.version)
-        table.add_events(since)
+            if reply is not None:
+                reply.send(msg.ack(entry.client_id, table.version))
         self._broadcast(table, since)
         if after.is_over:
             table.status = "finished"
