@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from odin_cards.bots import LEVELS, Budget, ask, make_bot
+from odin_cards.bots import LEVELS, Bot, Budget, ask, make_bot
 from odin_cards.rules import Game, Options
 
 from .positions import CONFIGS
@@ -64,6 +64,9 @@ def test_levels_are_registered_for_a_lobby() -> None:
     for key, level in LEVELS.items():
         assert key == level.key == key.lower()
         assert level.name and level.description.endswith(".")
-        assert make_bot(key).choose  # builds
+        bot = make_bot(key)
+        assert isinstance(bot, Bot)
+        game = Game.new(3, Options(), seed=f"registered:{key}")
+        assert ask(bot, game, Budget(iterations=4), random.Random(1)) in game.legal_actions()
     with pytest.raises(KeyError, match="levels: random"):
         make_bot("grandmaster")

@@ -1,5 +1,6 @@
-"""Golden playthroughs: every seat's view (and the spectator's) at every step of a few
-seeded games, diffed line by line against tests/data/golden/.
+"""Golden playthroughs: at every step of a few seeded games, the decision asked, every
+legal action, every seat's view (and the spectator's), the action chosen and the public
+events it produced; diffed line by line against tests/data/golden/.
 
 After an intended change of behaviour, regenerate with ``ODIN_UPDATE_GOLDEN=1 pytest
 tests/rules/test_golden.py`` and review the diff like code.
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.rules import Game, Options, View
+from odin_cards.rules import Game, Options, View, public_events
 
 GOLDEN = Path(__file__).parent.parent / "data" / "golden"
 
@@ -56,9 +57,14 @@ def playthrough(players: int, options: Options, seed: str) -> str:
         if game.is_over:
             break
         legal = game.legal_actions()
+        lines.append(f"  decision: {game.decision}; legal: {', '.join(a.text for a in legal)}")
         action = legal[rng.randrange(len(legal))]
         lines.append(f"  action: {action.text}")
+        start = len(game.history)
         game.apply(action)
+        for event in public_events(game.history, start):
+            fields = " ".join(f"{k}={v}" for k, v in event.items() if k not in ("index", "type"))
+            lines.append(f"  event {event['index']}: {event['type']} {fields}".rstrip())
         step += 1
     return "\n".join(lines) + "\n"
 
