@@ -185,9 +185,10 @@ def test_two_people_and_a_bot_play_a_hand(
         # changes nothing.
         held = set(ann.evaluate("window.odin.state.hand"))
         foreign = next(f"{c}{n}" for c in "BRPGKO" for n in range(1, 10) if f"{c}{n}" not in held)
+        ann_moves = ann.evaluate("window.odin.state.to_move === window.odin.seat")
         ann.evaluate(f"window.odin.connection.act('play {foreign}', window.odin.version)")
         expect(ann.locator("#toast.error")).to_contain_text(
-            re.compile(f"not allowed: you do not hold {foreign}|not your turn")
+            f"not allowed: you do not hold {foreign}" if ann_moves else "not your turn"
         )
         expect(ann.get_by_test_id("hand").locator("button.card")).to_have_count(9)
 
