@@ -19,6 +19,7 @@ import pytest
 
 from odin_cards.games import rules_of
 from odin_cards.server.adapters.memory import MemoryDatabase, MemoryEventLog, MemoryTableStore
+from odin_cards.server.connection import ABORT, SLOW_CLIENT, Connection
 from odin_cards.server.domain.broadcast import MemoryBroadcaster
 from odin_cards.server.domain.errors import DomainError
 from odin_cards.server.domain.hall import Hall
@@ -493,6 +494,9 @@ async def test_finished_tables_leave_memory_and_load_on_demand() -> None:
     assert world.store.loads == loads + 1 and again.game.is_over
     assert set(world.hall.tables) == {"new", "mid"}
     assert json.loads(again.state(None))["outcome"] is not None
+    # A table looked up, then pushed out before its connection said hello, comes back.
+    await world.watch(old)
+    assert world.hall.tables["old"] is old
 
 
 async def test_a_finished_game_leaves_the_unfinished_tables_for_the_lru() -> None:
@@ -591,33 +595,42 @@ async def test_a_restart_resumes_a_table_exactly(world: World) -> None:
 # ---------------------------------------------------------------- broadcasting
 
 
-class SlowReader(Listener):
-    """A subscriber that never reads: the transport drops it once it holds too much."""
+class NeverReads:
+    """A WebSocket whose peer never reads: the first send blocks for ever."""
 
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-        self.held = 0
+    def __init__(self) -> None:
+        self.dropped: list[int] = []
+        self.scope = {"extensions": {ABORT: lambda code, reason: self.dropped.append(code)}}
 
-    def send(self, text: str) -> None:
-        if self.closed is not None:
-            return
-        self.held += len(text)
-        if self.held > self.limit:
-            self.close(1013)
+    async def send_text(self, text: str) -> None:
+        await asyncio.get_running_loop().create_future()
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        pass
 
 
-async def test_a_slow_reader_holds_up_nobody(world: World) -> None:
+async def test_a_slow_reader_is_dropped_and_holds_up_nobody() -> None:
+    world = World(send_queue_bytes=4000)
     table, tokens = await world.people_table()
     ann, ben = await world.watch(table, tokens[0]), await world.watch(table, tokens[1])
-    slow = SlowReader(limit=4000)
+    socket = NeverReads()
+    slow = Connection(socket, world.settings)  # type: ignore[arg-type]
     await world.hall.hello(slow, table, None, None)
-    for number in range(12):
+    seen = table.version  # the last version it was sent, as far as its client knows
+    for number in range(40):
         seat = table.game.current_player
         if seat is None:
             break
         await world.hall.act(table, seat, legal(table), table.version, f"x{number}")
-    assert slow.closed == 1013
-    assert ann.version == ben.version == table.version
+        assert slow.queued <= 4000
+    assert socket.dropped == [SLOW_CLIENT]
+    assert ann.version == ben.version == table.version and table.game.action_count >= 20
     world.hall.leave(table, slow)
+    await slow.stop()
     assert slow not in world.broadcaster.subscribers(table.id)
+    again = Listener()  # it comes back and resumes from the version it had
+    await world.hall.hello(again, table, None, seen)
+    update = again.of("update")[0]
+    assert update["version"] == table.version and "resync" not in update
+    assert len(update["events"]) == table.version - seen
+    await world.hall.stop()

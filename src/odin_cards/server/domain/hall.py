@@ -367,6 +367,8 @@ class Hall:
                     raise DomainError("unauthorized", "this token holds no seat at this table")
             subscriber.seat = seat
             self.broadcaster.join(table.id, subscriber)
+            if table.id not in self.tables:  # it left memory since it was looked up
+                self._hold(table)
             if seat is not None:
                 table.person_seen = self.clock.monotonic()
             subscriber.send(msg.welcome(seat, table.to_api()))
