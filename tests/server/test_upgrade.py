@@ -121,6 +121,50 @@ async def test_a_0_1_sqlite_database_upgrades_with_nothing_lost(tmp_path: Path) 
         await check_upgraded(database.store)
 
 
+async def test_an_upgrade_that_fails_midway_changes_nothing(tmp_path: Path) -> None:
+    shutil.copy(DATABASE, tmp_path / "odin.sqlite3")
+    before = dump(tmp_path / "odin.sqlite3")
+    # A leftover table in the way of the log's copy makes the upgrade fail after it has
+    # already added columns to ``tables`` and numbered the log.
+    obstacle = sqlite3.connect(tmp_path / "odin.sqlite3")
+    obstacle.execute("CREATE TABLE _alembic_tmp_events (x INTEGER)")
+    obstacle.commit()
+    engine = make_engine(sqlite_url(tmp_path))
+    try:
+        with pytest.raises(sa.exc.OperationalError, match="_alembic_tmp_events"):
+            await migrate(engine)
+        assert await schema_revision(engine) == "0001"
+    finally:
+        await engine.dispose()
+    after = dump(tmp_path / "odin.sqlite3")
+    assert after.pop("_alembic_tmp_events") == []
+    assert after == before  # every row and every column as 0.1 left them
+    obstacle.execute("DROP TABLE _alembic_tmp_events")
+    obstacle.commit()
+    obstacle.close()
+    async with open_database(sqlite_url(tmp_path)) as database:  # the next start upgrades
+        await check_upgraded(database.store)
+
+
+def dump(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table of a SQLite file (its column names and rows) and its schema."""
+    connection = sqlite3.connect(path)
+    try:
+        names = [
+            r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        ]
+        dumped = {}
+        for name in names:
+            cursor = connection.execute(f"SELECT * FROM {name} ORDER BY rowid")
+            rows = cursor.fetchall()
+            dumped[name] = [tuple(c[0] for c in cursor.description), *rows] if rows else []
+        schema = connection.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name")
+        dumped["sqlite_master"] = [r for r in schema if r[1] != "_alembic_tmp_events"]
+        return dumped
+    finally:
+        connection.close()
+
+
 @pytest.mark.postgres
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 async def test_a_0_1_postgresql_database_upgrades_with_nothing_lost(

@@ -10,6 +10,7 @@ this schema on start.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -162,15 +163,48 @@ def head_revision() -> str | None:
 
 
 async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
-    """Bring the schema to ``revision`` (run on every start; a no-op when current)."""
-    config = alembic_config()
+    """Bring the schema to ``revision`` (run on every start; a no-op when current).
 
-    def upgrade(connection: sa.Connection) -> None:
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
-
+    All of it in one transaction, on SQLite too: a server killed in the middle of an
+    upgrade leaves the database as it was, and the next start upgrades it again.
+    """
+    if engine.dialect.name == "sqlite":
+        await asyncio.to_thread(_migrate_sqlite, engine.url, revision)
+        return
     async with engine.begin() as connection:
-        await connection.run_sync(upgrade)
+        await connection.run_sync(_upgrade, revision)
+
+
+def _upgrade(connection: sa.Connection, revision: str) -> None:
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)
+
+
+def _migrate_sqlite(url: sa.URL, revision: str) -> None:
+    # Python's sqlite3 opens transactions only before INSERT, UPDATE and DELETE, so DDL
+    # would commit statement by statement. With the driver in autocommit and BEGIN
+    # IMMEDIATE sent by hand, SQLite runs the whole upgrade (DDL included) as one
+    # transaction, and takes the write lock before reading anything.
+    engine = sa.create_engine(
+        url.set(drivername="sqlite"), connect_args={"timeout": 30}, poolclass=sa.pool.NullPool
+    )
+    sa.event.listen(engine, "connect", _sqlite_pragmas)
+    sa.event.listen(engine, "connect", _driver_autocommit)
+    sa.event.listen(engine, "begin", _begin_immediate)
+    try:
+        with engine.begin() as connection:
+            _upgrade(connection, revision)
+    finally:
+        engine.dispose()
+
+
+def _driver_autocommit(dbapi_connection: Any, _: Any) -> None:
+    dbapi_connection.isolation_level = None
+
+
+def _begin_immediate(connection: sa.Connection) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 async def schema_revision(engine: AsyncEngine) -> str | None:

@@ -14,6 +14,13 @@ connection = context.config.attributes.get("connection")
 if connection is None:
     raise RuntimeError("run migrations through sql_schema.migrate (odin serve does)")
 
-context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
+# transactional_ddl: the caller runs the whole upgrade in one transaction, on SQLite too
+# (see sql_schema.migrate), so Alembic must not assume each statement commits itself.
+context.configure(
+    connection=connection,
+    target_metadata=metadata,
+    render_as_batch=True,
+    transactional_ddl=True,
+)
 with context.begin_transaction():
     context.run_migrations()
