@@ -96,7 +96,7 @@ def simulate_command(
 
     title = f"{plural(summary.games, 'random game')}, {players} players, target {options.target}"
     if not complete:
-        title = f"interrupted: {title} of {games}"
+        console.print(f"interrupted: {summary.games} of {plural(games, 'game')} played")
     if not quiet:
         table = Table(title=title)
         table.add_column("figure")

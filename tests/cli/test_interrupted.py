@@ -1,0 +1,75 @@
+"""Ctrl-C during ``simulate`` or ``arena`` keeps what was finished: the figures of the games
+played (for the arena, of the deal sets played in every rotation), and exit status 130."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import odin_cards.arena
+import odin_cards.simulate
+from odin_cards.arena import GameResult
+from odin_cards.cli import app
+from odin_cards.rules import Game, Options
+
+runner = CliRunner()
+
+
+def test_simulate_interrupted_prints_the_games_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = odin_cards.simulate.simulate
+
+    def three_then_ctrl_c(
+        players: int,
+        games: int,
+        seed: int,
+        options: Options,
+        progress: Callable[[Game], None] | None = None,
+    ) -> Any:
+        real(players, 3, seed, options, progress)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(odin_cards.simulate, "simulate", three_then_ctrl_c)
+    result = runner.invoke(app, ["simulate", "--games", "100", "--json", "-"])
+    assert result.exit_code == 130, result.output
+    data = json.loads(result.stdout)
+    assert data["complete"] is False and data["games"] == 3
+    table = runner.invoke(app, ["simulate", "--games", "100"])
+    assert table.exit_code == 130
+    assert "interrupted: 3 of 100 games played" in table.output
+    assert "3 random games, 4 players, target 15" in table.output
+
+
+def test_arena_interrupted_reports_the_whole_deal_sets(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = odin_cards.arena.run_arena
+
+    def three_games_then_ctrl_c(
+        entrants: Any,
+        games: int,
+        players: int,
+        seed: int,
+        options: Options,
+        workers: int,
+        on_game: Callable[[GameResult], None],
+        keep_records: bool,
+    ) -> Any:
+        run = real(entrants, 4, players, seed, options, 1, None, keep_records)
+        for result in run.results[:3]:  # deal 0 in both seat orders, deal 1 in one
+            on_game(result)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(odin_cards.arena, "run_arena", three_games_then_ctrl_c)
+    result = runner.invoke(
+        app, ["arena", "random", "random", "--games", "10", "--workers", "1", "--json", "-"]
+    )
+    assert result.exit_code == 130, result.output
+    data = json.loads(result.stdout)
+    assert data["complete"] is False
+    assert data["games"] == 2 and data["deals"] == 1
+    assert [(g["deal"], g["rotation"]) for g in data["game_results"]] == [(0, 0), (0, 1)]
+    assert "interrupted: results of the 1 deal set played in every rotation (2 games)" in (
+        " ".join(result.output.split())
+    )
