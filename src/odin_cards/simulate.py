@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .rules import Game, Options
+from .rules import Game, HandEnd, Options, RoundEnd
 
 
 def random_game(players: int, options: Options, seed: int | str, rng: random.Random) -> Game:
@@ -42,11 +42,8 @@ class Summary:
             self.wins = [0.0] * self.players
         self.games += 1
         self.hands += outcome.hands_played
-        for kind, _, _ in game.history:
-            if kind == "round" or kind == "hand_end":
-                self.rounds += 1
-            elif kind in ("play", "pass", "take"):
-                self.actions += 1
+        self.rounds += sum(isinstance(e, RoundEnd | HandEnd) for e in game.history)
+        self.actions += game.action_count
         for seat, points in enumerate(outcome.scores):
             self.points[seat] += points
         for seat in outcome.winners:

@@ -16,7 +16,6 @@ import pytest
 
 from odin_cards.bots import LEVELS, Bot, Budget, ask, make_bot
 from odin_cards.rules import Action, Game, View
-from odin_cards.rules.cards import number_mask_of
 from odin_cards.rules.position import sample_hands, unseen_mask
 
 from .positions import positions
@@ -29,10 +28,7 @@ def swapped(game: Game, rng: random.Random) -> Game:
     """
     seat = game.to_move
     view = game.view(seat)
-    hands = sample_hands(view, rng)
-    other = game.clone()
-    other.hands = hands
-    other.hands_n = [number_mask_of(h) for h in hands]
+    other = game.with_hands(sample_hands(view, rng))
     assert other.view(seat) == view
     return other
 
@@ -66,7 +62,7 @@ class PeekingBot(Bot):
     ) -> Action:
         frame = inspect.currentframe()
         assert frame is not None and frame.f_back is not None
-        game = frame.f_back.f_locals["game"]
+        game: Game = frame.f_back.f_locals["game"]
         hidden = sum(h for s, h in enumerate(game.hands) if s != view.seat)
         return legal[hidden % len(legal)]
 

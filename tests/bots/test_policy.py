@@ -6,12 +6,12 @@ import random
 
 from odin_cards.bots import Budget, HeuristicBot, SearchBot, ask
 from odin_cards.bots.policy import best_take, can_beat, choose
-from odin_cards.rules import Game, Options, parse_action
+from odin_cards.rules import Game, Options, Phase, parse_action
 from odin_cards.rules.actions import PLAY_BY_MASK
 from odin_cards.rules.cards import deck_mask, mask_of, number_mask_of, parse_card
 from odin_cards.rules.legal import beating_plays, leads
 
-LEAD, FOLLOW = 0, 1
+LEAD, FOLLOW = Phase.LEAD, Phase.FOLLOW
 DECK = deck_mask(range(6), goat=False)
 
 

@@ -12,6 +12,7 @@ from odin_cards.bots import search as search_module
 from odin_cards.bots.knowledge import Knowledge, cards_mask
 from odin_cards.rules import Game, Options
 from odin_cards.rules.cards import GOAT
+from odin_cards.rules.position import HandSampler
 
 from .positions import positions
 
@@ -21,9 +22,10 @@ def test_samples_never_hold_a_card_the_seat_knows_is_elsewhere() -> None:
     for game in positions(150, seed=11):
         view = game.view(game.to_move)
         k = Knowledge.of(view)
+        sampler = HandSampler.of(view)
         out = cards_mask(view.table) | cards_mask(view.beaten) | cards_mask(view.discards)
         for _ in range(5):
-            hands = k.sample_hands(rng)
+            hands = sampler.draw(rng)
             assert [h.bit_count() for h in hands] == list(view.hand_sizes)
             assert hands[k.seat] == k.hand
             union = 0
@@ -45,11 +47,12 @@ def test_samples_cover_every_unseen_card() -> None:
     game = Game.new(3, Options(goat=True), seed=2)
     view = game.view(game.to_move)
     k = Knowledge.of(view)
+    sampler = HandSampler.of(view)
     rng = random.Random(0)
     seen_in = [0] * 3
     goat_in_hand = 0
     for _ in range(400):
-        hands = k.sample_hands(rng)
+        hands = sampler.draw(rng)
         for seat, hand in enumerate(hands):
             seen_in[seat] |= hand
         goat_in_hand += any(h >> GOAT & 1 for h in hands)
@@ -79,7 +82,7 @@ def test_search_is_deterministic_given_the_seed() -> None:
 def test_iteration_budget_is_exact() -> None:
     game = next(positions(1, seed=4))
     view = game.view(game.to_move)
-    root = search_module.search(Knowledge.of(view), view, random.Random(0), None, 40)
+    root = search_module.search(view, random.Random(0), None, 40)
     assert sum(child.visits for child in root.children.values()) == 40
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from odin_cards.rules import (
+    CardError,
     Game,
     GameOverError,
     IllegalActionError,
@@ -13,6 +16,8 @@ from odin_cards.rules import (
     OdinError,
     Options,
     OptionsError,
+    SeatError,
+    parse_card,
 )
 
 # Seat 0 leads; seat 1 follows. Hands chosen for the messages of the issue.
@@ -163,3 +168,62 @@ def test_bad_deals() -> None:
         Game.new(2, deals=[[DEAL[0], DEAL[1][1:]]])
     with pytest.raises(OptionsError, match="X0 is not in this game's deck"):
         Game.new(2, deals=[[DEAL[0], ["X0", *DEAL[1][1:]]]])
+
+
+# Library defects of 0.1 (issue 14): whole numbers are ints, every input error an OdinError.
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (Options(colours=4.0), "colours must be 6, or 4 in a two-player game, not 4.0"),  # type: ignore[arg-type]
+        (Options(colours=True), "colours must be 6, or 4 in a two-player game, not True"),
+        (Options(first_leader=True), "first_leader must be a seat from 0 to 1, not True"),
+        (Options(first_leader=1.0), "first_leader must be a seat from 0 to 1, not 1.0"),  # type: ignore[arg-type]
+        (Options(target=10.0), "the target must be a positive whole number, not 10.0"),  # type: ignore[arg-type]
+        (Options(target=True), "the target must be a positive whole number, not True"),
+    ],
+)
+def test_whole_numbers_are_ints_not_floats_or_bools(options: Options, message: str) -> None:
+    with pytest.raises(OptionsError) as caught:
+        options.check(2)
+    assert str(caught.value) == message
+    with pytest.raises(OptionsError):
+        Game.new(2, options)
+
+
+@pytest.mark.parametrize("players", [True, 2.0, "2"])
+def test_the_number_of_players_is_an_int(players: object) -> None:
+    with pytest.raises(OptionsError, match="Odin is played by 2 to 6 players"):
+        Game.new(players, Options())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat", [True, False, 2, -1, 1.0, "0", 10**5000], ids=range(7))
+def test_a_view_of_no_seat_is_an_odin_error(seat: object) -> None:
+    with pytest.raises(SeatError, match="there is no seat"):
+        game().view(seat)  # type: ignore[arg-type]
+
+
+def test_an_action_is_never_a_bool() -> None:
+    g = game()
+    before = g.clone()
+    for action in (True, False):
+        with pytest.raises(MalformedActionError, match="there is no action with id"):
+            g.apply(action)
+    with pytest.raises(MalformedActionError, match="a seat is a whole number"):
+        g.apply("play B2", seat=False)  # seat 0 is to move: False must not pass for it
+    assert g == before
+
+
+@pytest.mark.parametrize("text", ["Z9", "B0", "", "B10", 7, None])
+def test_parse_card_raises_an_odin_error(text: object) -> None:
+    with pytest.raises(CardError, match="is not a card") as caught:
+        parse_card(text)  # type: ignore[arg-type]
+    assert isinstance(caught.value, OdinError) and not isinstance(caught.value, KeyError)
+
+
+def test_the_package_is_typed() -> None:
+    """``py.typed`` ships in the package (hatch puts the package directory in the wheel)."""
+    import odin_cards
+
+    assert (Path(odin_cards.__file__).parent / "py.typed").is_file()

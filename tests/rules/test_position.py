@@ -8,7 +8,7 @@ import pytest
 
 from odin_cards.rules import Game, Options
 from odin_cards.rules.cards import GOAT
-from odin_cards.rules.position import game_from_view, sample_hands, unseen_mask
+from odin_cards.rules.position import sample_hands, unseen_mask
 
 FIELDS = (
     "players",
@@ -66,7 +66,7 @@ def test_sampled_positions_agree_with_the_view(players: int, options: Options) -
             goat_out = game.discards | (game.table.mask if game.table else 0)
             goat_out |= game.beaten.mask if game.beaten else 0
             assert bool(union >> GOAT & 1) != bool(goat_out >> GOAT & 1)
-        rebuilt = game_from_view(view, hands, seed=1)
+        rebuilt = Game.from_view(view, hands, seed=1)
         for name in FIELDS:
             assert getattr(rebuilt, name) == getattr(game, name), name
         assert {a.id for a in rebuilt.legal_actions()} == {a.id for a in game.legal_actions()}

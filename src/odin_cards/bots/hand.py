@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..rules.cards import GOAT
+from ..rules.cards import GOAT, points
 
 GOAT_BIT: Final = 1 << GOAT
 ROW: Final = 511
@@ -116,11 +116,6 @@ _ROW_PIPS: Final = tuple(sum(n + 1 for n in range(9) if row >> n & 1) for row in
 def pips(mask: int) -> int:
     """Sum of the card numbers in ``mask`` (the Goat counts 0): a rough strength."""
     return sum(_ROW_PIPS[(mask >> (9 * colour)) & ROW] for colour in range(6))
-
-
-def points(hand: int) -> int:
-    """What the hand would score if the hand ended now (the Goat costs 5)."""
-    return hand.bit_count() + (4 if hand & GOAT_BIT else 0)
 
 
 __all__ = [

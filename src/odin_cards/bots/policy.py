@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from ..rules.actions import PASS_ACTION, Action
+from ..rules.actions import PASS_ACTION, PLAY, Action
+from ..rules.game import CHOOSE_TAKE, LEAD, Phase
 from .hand import GOAT_BIT, ROW, is_one_set, profile
 
 SET_WEIGHT: Final = 1.0
@@ -69,7 +70,7 @@ def best_take(hand: int, beaten: int, card_weight: float = CARD_WEIGHT) -> int:
 
     Best fit means the lowest :func:`hand_cost`; among equals the highest card, a
     stronger single to lead or beat with later. The Goat is taken only if it fits
-    better than every other card (it costs five points at the end).
+    better than every other card (it costs :data:`~odin_cards.rules.GOAT_POINTS` at the end).
     """
     if not beaten & (beaten - 1):
         return beaten  # one card: nothing to choose
@@ -152,7 +153,7 @@ def can_beat(pool: int, max_size: int, size: int, value: int) -> bool:
 def choose(
     seat: int,
     players: int,
-    decision: int,
+    decision: Phase,
     hand: int,
     table: Action | None,
     table_player: int,
@@ -163,7 +164,7 @@ def choose(
 ) -> Action:
     """The heuristic's action for ``seat``.
 
-    ``decision`` is 0 (lead), 1 (follow) or 2 (take), as in the engine; ``others``
+    ``decision`` is the engine's phase (lead, follow or take); ``others``
     is every card that may be in another seat's hand (unseen cards and cards others
     are known to hold); ``legal`` are the seat's legal actions.
     """
@@ -171,10 +172,10 @@ def choose(
         return legal[0]
     danger = min(sizes[s] for s in range(players) if s != seat) <= DANGER_SIZE
     weight = DANGER_CARD_WEIGHT if danger else CARD_WEIGHT
-    if decision == 2:
+    if decision == CHOOSE_TAKE:
         assert beaten is not None
         return _take_action(legal, best_take(hand, beaten.mask, weight))
-    if decision == 0:
+    if decision == LEAD:
         return _lead(seat, players, hand, others, sizes, legal, weight)
     assert table is not None
     return _follow(seat, players, hand, table, table_player, others, sizes, legal, weight)
@@ -242,7 +243,7 @@ def _follow(
     best: Action = PASS_ACTION
     best_gain = PLAY_THRESHOLD - (DENY_BONUS if deny else 0.0)
     for action in legal:
-        if action.kind != 2:
+        if action.kind != PLAY:
             continue
         mask = action.mask
         if mask == hand:

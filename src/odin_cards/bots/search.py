@@ -6,9 +6,9 @@ seats: each node's children are moves of the seat to move there, chosen by UCB o
 *that* seat's reward. Each iteration:
 
 1. **Determinize.** Draw the other hands uniformly among the deals consistent with
-   everything the seat knows (:meth:`Knowledge.sample_hands`) and put them into a
-   copy of a game rebuilt from the view (:func:`game_from_view`). The bot never
-   sees the real game: only these samples.
+   everything the seat knows (the rules' :class:`HandSampler`) and put them into a
+   game rebuilt from the view (:meth:`Game.from_view`, then :meth:`Game.with_hands`).
+   The bot never sees the real game: only these samples.
 2. **Select / expand.** Walk down the tree, considering only the children legal in
    this determinization (UCB uses their availability counts), and add one new
    node: the heuristic's move first, then the others in random order.
@@ -28,12 +28,11 @@ import random
 import time
 from collections.abc import Sequence
 
-from ..rules import Action, Game, View
-from ..rules.cards import deck_mask, number_mask_of
+from ..rules import Action, Game, HandEnd, View
+from ..rules.cards import deck_mask
 from ..rules.game import OVER
-from ..rules.position import game_from_view
+from ..rules.position import HandSampler
 from .base import Bot, Budget
-from .knowledge import Knowledge
 from .policy import choose as policy_choose
 
 EXPLORATION = 0.3
@@ -82,8 +81,9 @@ class SearchBot(Bot):
         if seconds is None and iterations is None:
             seconds, iterations = self.seconds, self.iterations
         deadline = None if seconds is None else start + seconds
-        knowledge = Knowledge.of(view)
-        root = search(knowledge, view, rng, deadline, iterations)
+        if view.seat is None or view.to_move != view.seat:
+            raise ValueError("a bot decides only for its own seat, on its turn")
+        root = search(view, rng, deadline, iterations)
         return best_child(root, legal)
 
 
@@ -102,14 +102,14 @@ def best_child(root: _Node, legal: Sequence[Action]) -> Action:
 
 
 def search(
-    knowledge: Knowledge,
     view: View,
     rng: random.Random,
     deadline: float | None,
     iterations: int | None,
 ) -> _Node:
     """Run ISMCTS until the deadline or the iteration count; return the root."""
-    base = game_from_view(view, knowledge.sample_hands(rng))
+    sampler = HandSampler.of(view)
+    base = Game.from_view(view, sampler.draw(rng))
     deck = deck_mask((c for c in range(6) if c not in base.removed), base.options.goat)
     root = _Node(-1)
     hand_number = base.hand_number
@@ -121,10 +121,7 @@ def search(
             break
         if iterations is None and deadline is None:
             break
-        game = base.clone(history=False)
-        hands = knowledge.sample_hands(rng)
-        game.hands = hands
-        game.hands_n = [number_mask_of(h) for h in hands]
+        game = base.with_hands(sampler.draw(rng), history=False)
         _iterate(root, game, deck, hand_number, rng)
         done += 1
     return root
@@ -207,10 +204,9 @@ def rollout(game: Game, deck: int, hand_number: int) -> tuple[int, ...]:
     """Play the hand out with the heuristic policy; return each seat's points for it."""
     while game.phase != OVER and game.hand_number == hand_number:
         game.apply_unchecked(_policy(game, deck, game.legal_actions()))
-    for kind, _seat, data in reversed(game.history):
-        if kind == "hand_end":
-            assert isinstance(data, tuple)
-            return data
+    for event in reversed(game.history):
+        if isinstance(event, HandEnd):
+            return event.points
     raise AssertionError("a rollout ended without a hand end")
 
 

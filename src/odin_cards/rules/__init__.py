@@ -17,11 +17,23 @@ from .actions import (
     NUM_ACTIONS,
     PASS_ACTION,
     Action,
+    ActionKind,
     action_from_id,
     parse_action,
 )
-from .cards import CARD_TEXT, COLOURS, GOAT, card_text, cards_of, mask_text, parse_card
+from .cards import (
+    CARD_TEXT,
+    COLOURS,
+    GOAT,
+    GOAT_POINTS,
+    card_text,
+    cards_of,
+    mask_text,
+    parse_card,
+    points,
+)
 from .errors import (
+    CardError,
     GameOverError,
     IllegalActionError,
     MalformedActionError,
@@ -29,12 +41,15 @@ from .errors import (
     OdinError,
     OptionsError,
     RecordError,
+    SeatError,
 )
-from .game import Event, Game, Outcome
+from .events import Deal, Discard, Event, GameEnd, HandEnd, Pass, Play, RoundEnd, Take
+from .game import Game, Outcome, Phase
+from .odin import ODIN, OdinRules
 from .options import MAX_PLAYERS, MIN_PLAYERS, Options
 from .record import GameRecord
 from .sets import is_set, set_problem, set_value
-from .view import View, public_events
+from .view import View, public_event, public_events
 
 __all__ = [
     "ALL_ACTIONS",
@@ -42,23 +57,38 @@ __all__ = [
     "COLOURS",
     "FIRST_PLAY_ID",
     "GOAT",
+    "GOAT_POINTS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NUM_ACTIONS",
+    "ODIN",
     "PASS_ACTION",
     "Action",
+    "ActionKind",
+    "CardError",
+    "Deal",
+    "Discard",
     "Event",
     "Game",
+    "GameEnd",
     "GameOverError",
     "GameRecord",
+    "HandEnd",
     "IllegalActionError",
     "MalformedActionError",
     "NotYourTurnError",
     "OdinError",
+    "OdinRules",
     "Options",
     "OptionsError",
     "Outcome",
+    "Pass",
+    "Phase",
+    "Play",
     "RecordError",
+    "RoundEnd",
+    "SeatError",
+    "Take",
     "View",
     "action_from_id",
     "card_text",
@@ -67,6 +97,8 @@ __all__ = [
     "mask_text",
     "parse_action",
     "parse_card",
+    "points",
+    "public_event",
     "public_events",
     "set_problem",
     "set_value",

@@ -15,11 +15,11 @@ Integer id space (stable; see ``docs/actions.md``):
 from __future__ import annotations
 
 import re
+from enum import IntEnum
 from typing import Final
 
 from .cards import (
     CARD_TEXT,
-    COLOURS,
     GOAT,
     NUM_CARDS,
     cards_of,
@@ -30,9 +30,18 @@ from .cards import (
 from .errors import MalformedActionError
 from .sets import set_problem, set_value
 
-PASS: Final = 0
-TAKE: Final = 1
-PLAY: Final = 2
+
+class ActionKind(IntEnum):
+    """The three kinds of action (an ``IntEnum``: compared as fast as the ints they are)."""
+
+    PASS = 0
+    TAKE = 1
+    PLAY = 2
+
+
+PASS: Final = ActionKind.PASS
+TAKE: Final = ActionKind.TAKE
+PLAY: Final = ActionKind.PLAY
 
 
 class Action:
@@ -41,7 +50,7 @@ class Action:
     __slots__ = ("id", "kind", "mask", "nmask", "size", "value", "text", "card")
 
     id: int
-    kind: int
+    kind: ActionKind
     mask: int
     """Colour-major bitmask of the cards played (``PLAY``) or taken (``TAKE``)."""
     nmask: int
@@ -52,7 +61,7 @@ class Action:
     card: int
     """The card taken (``TAKE``), else -1."""
 
-    def __init__(self, kind: int, mask: int, text: str, card: int = -1) -> None:
+    def __init__(self, kind: ActionKind, mask: int, text: str, card: int = -1) -> None:
         self.id = -1
         self.kind = kind
         self.mask = mask
@@ -131,7 +140,11 @@ FIRST_PLAY_ID: Final = 1 + NUM_CARDS
 
 def action_from_id(action_id: int) -> Action:
     """The action with this integer id; raises :class:`MalformedActionError` otherwise."""
-    if not isinstance(action_id, int) or not 0 <= action_id < NUM_ACTIONS:
+    if (
+        not isinstance(action_id, int)
+        or isinstance(action_id, bool)
+        or not 0 <= action_id < NUM_ACTIONS
+    ):
         raise MalformedActionError(f"there is no action with id {action_id!r}")
     return ALL_ACTIONS[action_id]
 
@@ -149,13 +162,7 @@ def parse_cards(words: list[str]) -> int:
         raise MalformedActionError("name at least one card, e.g. B7")
     mask = 0
     for word in words:
-        try:
-            card = parse_card(word)
-        except KeyError:
-            raise MalformedActionError(
-                f"{word!r} is not a card: write a colour letter ({COLOURS}) and a number 1-9,"
-                " e.g. B7"
-            ) from None
+        card = parse_card(word)
         if mask >> card & 1:
             raise MalformedActionError(f"{CARD_TEXT[card]} is named twice")
         mask |= 1 << card

@@ -13,6 +13,9 @@ way it finds colour sets. Both layouts put the Goat at bit 54.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
+
+from .errors import CardError, brief
 
 COLOURS = "BRPGKO"
 """Colour codes in the project's colour order: blue, red, pink, green, black, orange."""
@@ -25,6 +28,9 @@ GOAT = 54
 NUM_CARDS = 55
 """Coloured cards plus the Goat: the size of the card index space."""
 HAND_SIZE = 9
+GOAT_POINTS: Final = 5
+"""What the Goat costs in hand at the end of a hand (every other card costs 1)."""
+_GOAT_BIT: Final = 1 << GOAT
 
 CARD_TEXT: tuple[str, ...] = tuple([f"{COLOURS[i // 9]}{i % 9 + 1}" for i in range(54)] + ["X0"])
 _CARD_BY_TEXT = {text: index for index, text in enumerate(CARD_TEXT)}
@@ -57,8 +63,19 @@ def card_text(card: int) -> str:
 
 
 def parse_card(text: str) -> int:
-    """Parse ``B7`` / ``b7`` / ``x0``; raises ``KeyError`` for anything else."""
-    return _CARD_BY_TEXT[text.strip().upper()]
+    """Parse ``B7`` / ``b7`` / ``x0``; raises :class:`CardError` for anything else."""
+    card = _CARD_BY_TEXT.get(text.strip().upper()) if isinstance(text, str) else None
+    if card is None:
+        raise CardError(
+            f"{brief(text)} is not a card: write a colour letter ({COLOURS}) and a number 1-9,"
+            " e.g. B7"
+        )
+    return card
+
+
+def points(hand: int) -> int:
+    """What ``hand`` scores when a hand ends now: a point a card, the Goat :data:`GOAT_POINTS`."""
+    return hand.bit_count() + (GOAT_POINTS - 1 if hand & _GOAT_BIT else 0)
 
 
 def cards_of(mask: int) -> list[int]:

@@ -12,9 +12,11 @@ seed (see :mod:`.deal`), and is written into the history as a ``deal`` event.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
+from enum import IntEnum
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Final
 
 from . import deal as chance
 from .actions import (
@@ -22,6 +24,7 @@ from .actions import (
     PASS,
     PASS_ACTION,
     PLAY,
+    PLAY_BY_MASK,
     TAKE,
     TAKE_ACTIONS,
     Action,
@@ -29,7 +32,17 @@ from .actions import (
     parse_action,
     parse_cards,
 )
-from .cards import GOAT, HAND_SIZE, cards_of, deck_mask, mask_text, number_mask_of
+from .cards import (
+    COLOURS,
+    GOAT,
+    HAND_SIZE,
+    cards_of,
+    deck_mask,
+    mask_text,
+    number_mask_of,
+    parse_card,
+    points,
+)
 from .errors import (
     GameOverError,
     IllegalActionError,
@@ -37,32 +50,49 @@ from .errors import (
     NotYourTurnError,
     OptionsError,
 )
+from .events import Deal, Discard, Event, GameEnd, HandEnd, Pass, Play, RoundEnd, Take
 from .legal import beating_plays, finishing_lead, leads
 from .options import Options
 
 if TYPE_CHECKING:
+    from ..contract import ActionLike
     from .record import GameRecord
     from .view import View
 
-LEAD: Final = 0
-FOLLOW: Final = 1
-CHOOSE_TAKE: Final = 2
-OVER: Final = 3
+
+class Phase(IntEnum):
+    """Where a game stands: the decision asked of the seat to move, or over."""
+
+    LEAD = 0
+    FOLLOW = 1
+    TAKE = 2
+    OVER = 3
+
+    @property
+    def decision(self) -> str | None:
+        """The decision's name (``lead``, ``follow``, ``take``); ``None`` once over."""
+        return DECISIONS[self]
+
+    @classmethod
+    def of_decision(cls, decision: str | None) -> Phase:
+        """The phase in which ``decision`` is asked (``None``: over)."""
+        return _PHASE_OF_DECISION[decision]
+
+
 DECISIONS: Final = ("lead", "follow", "take", None)
+_PHASE_OF_DECISION: Final = {d: Phase(i) for i, d in enumerate(DECISIONS)}
 
-GOAT_POINTS: Final = 5
+# Module aliases: the hot paths read globals, not enum class attributes.
+LEAD: Final = Phase.LEAD
+FOLLOW: Final = Phase.FOLLOW
+CHOOSE_TAKE: Final = Phase.TAKE
+OVER: Final = Phase.OVER
+
 _GOAT_BIT: Final = 1 << GOAT
-
-Event = tuple[str, int, object]
-"""A history entry ``(kind, seat, data)``; see :func:`odin_cards.rules.view.public_event`.
-
-* ``("deal", leader, hands)``: a new hand; ``hands`` holds every seat's cards (secret).
-* ``("play", seat, action)``, ``("pass", seat, None)``, ``("take", seat, card)``
-* ``("discard", seat, mask)``: the rest of the set ``seat`` beat, or (seat -1) the
-  table at the end of a round.
-* ``("round", leader, None)``: everybody else passed; ``leader`` leads the next round.
-* ``("hand_end", ender, points)``, ``("game_end", -1, winners)``
-"""
+_PASSES: Final = tuple(Pass(seat) for seat in range(6))
+_ROUND_ENDS: Final = tuple(RoundEnd(seat) for seat in range(6))
+_tuple: Final = tuple.__new__
+"""Builds the events of :meth:`Game._step` without the ``NamedTuple`` constructor's frame."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,54 +104,48 @@ class Outcome:
     hands_played: int
 
 
-class Game:
-    """A whole game of Odin, from the first deal to the winner(s)."""
+_COPIED: Final = {"copied": True}
+"""Field metadata: a list that :meth:`Game.clone` copies (the others are immutable)."""
 
-    __slots__ = (
-        "players",
-        "options",
-        "seed",
-        "deals",
-        "removed",
-        "first_leader",
-        "hand_number",
-        "hand_leader",
-        "scores",
-        "hands",
-        "hands_n",
-        "known",
-        "phase",
-        "to_move",
-        "table",
-        "table_player",
-        "beaten",
-        "passes",
-        "discards",
-        "history",
-        "outcome",
-    )
+
+@dataclass(slots=True, eq=False, repr=False)
+class Game:
+    """A whole game of Odin, from the first deal to the winner(s).
+
+    Its fields, listed here once, are the whole state: :meth:`new`, :meth:`from_view`,
+    :meth:`clone` and ``==`` all go through this list. Only the game changes them.
+    """
 
     players: int
     options: Options
     seed: chance.Seed
     deals: tuple[tuple[int, ...], ...]
+    """Injected deals (bitmasks), hand by hand; later hands are dealt from the seed."""
     removed: tuple[int, ...]
+    """Colours out of this game's deck (the 4-colour variant)."""
     first_leader: int
     hand_number: int
+    """Hands finished so far (0-based number of the hand being played)."""
     hand_leader: int
-    scores: list[int]
-    hands: list[int]
-    hands_n: list[int]
-    known: list[int]
-    phase: int
+    scores: list[int] = field(metadata=_COPIED)
+    hands: list[int] = field(metadata=_COPIED)
+    """Every seat's cards (colour-major bitmasks): full state, never shown to others."""
+    hands_n: list[int] = field(metadata=_COPIED)
+    """The same hands in the number-major layout."""
+    known: list[int] = field(metadata=_COPIED)
+    """Per seat, the cards it took from a beaten set and has not played since (public)."""
+    phase: Phase
     to_move: int
     table: Action | None
     table_player: int
     beaten: Action | None
+    """The set just beaten, while its beater chooses the card to take."""
     passes: int
     discards: int
-    history: list[Event]
+    history: list[Event] = field(metadata=_COPIED)
     outcome: Outcome | None
+    action_count: int
+    """Actions applied since the start (counted, not derived from the history)."""
 
     # ------------------------------------------------------------------ set-up
 
@@ -138,50 +162,98 @@ class Game:
         ``deals`` injects the cards of successive hands (seat -> card codes); hands
         beyond the injected ones are dealt from ``seed``.
         """
-        options = options or Options()
+        options = options if options is not None else Options()
+        if not isinstance(options, Options):
+            raise OptionsError(f"options are Options, not {type(options).__name__}")
         options.check(players)
         if isinstance(seed, bool) or not isinstance(seed, int | str):
             raise OptionsError(f"the seed is a whole number or text, not {seed!r}")
-        game = cls.__new__(cls)
-        game.players = players
-        game.options = options
-        game.seed = seed
-        game.removed = chance.removed_colours(seed, options.colours)
-        game.deals = tuple(game._check_deal(hand) for hand in deals or ())
-        game.first_leader = (
+        removed = chance.removed_colours(seed, options.colours)
+        if deals is not None and not isinstance(deals, Sequence):
+            raise OptionsError("deals are a list of hands, each a list of seats' cards")
+        first_leader = (
             options.first_leader
             if options.first_leader is not None
             else chance.first_leader(seed, players)
         )
-        game.hand_number = 0
-        game.scores = [0] * players
-        game.history = []
-        game.outcome = None
-        game._deal(game.first_leader)
+        game = cls(
+            players=players,
+            options=options,
+            seed=seed,
+            deals=tuple(_check_deal(hand, players, removed, options) for hand in deals or ()),
+            removed=removed,
+            first_leader=first_leader,
+            hand_number=0,
+            hand_leader=first_leader,
+            scores=[0] * players,
+            hands=[],
+            hands_n=[],
+            known=[],
+            phase=LEAD,
+            to_move=first_leader,
+            table=None,
+            table_player=-1,
+            beaten=None,
+            passes=0,
+            discards=0,
+            history=[],
+            outcome=None,
+            action_count=0,
+        )
+        game._deal(first_leader)
         return game
 
-    def _check_deal(self, hand: Sequence[Sequence[str]]) -> tuple[int, ...]:
-        if len(hand) != self.players:
-            raise OptionsError(f"a deal gives cards to {self.players} seats, not {len(hand)}")
-        deck = deck_mask((c for c in range(6) if c not in self.removed), self.options.goat)
-        seen = 0
-        masks = []
-        for seat, cards in enumerate(hand):
-            try:
-                mask = parse_cards(list(cards))
-            except MalformedActionError as error:
-                raise OptionsError(f"seat {seat}'s deal: {error}") from None
-            if len(cards) != HAND_SIZE:
-                raise OptionsError(f"seat {seat} is dealt {len(cards)} cards, not {HAND_SIZE}")
-            if mask & ~deck:
-                raise OptionsError(f"{mask_text(mask & ~deck)} is not in this game's deck")
-            if mask & seen:
-                raise OptionsError(f"{mask_text(mask & seen)} is dealt twice")
-            seen |= mask
-            masks.append(mask)
-        if self.options.goat and not seen & _GOAT_BIT:
-            raise OptionsError("with the Goat in play, X0 is always dealt")
-        return tuple(masks)
+    @classmethod
+    def from_view(cls, view: View, hands: Sequence[int], seed: chance.Seed = 0) -> Game:
+        """A game in the position ``view`` shows, with ``hands`` (bitmasks) for the seats.
+
+        What search bots simulate: the hidden hands come from a sampler (see
+        :func:`odin_cards.rules.position.sample_hands`). The game has no history
+        before this point, and later hands are dealt from ``seed``.
+        """
+        if len(hands) != view.players:
+            raise OptionsError(f"give {view.players} hands, not {len(hands)}")
+        for seat, hand in enumerate(hands):
+            if hand.bit_count() != view.hand_sizes[seat]:
+                raise OptionsError(f"seat {seat} holds {view.hand_sizes[seat]} cards")
+        over = view.outcome is not None
+        table = _mask(view.table)
+        beaten = _mask(view.beaten)
+        return cls(
+            players=view.players,
+            options=view.options,
+            seed=seed,
+            deals=(),
+            removed=tuple(i for i, c in enumerate(COLOURS) if c not in view.colours),
+            first_leader=view.hand_leader,
+            hand_number=view.hand_number if over else view.hand_number - 1,
+            hand_leader=view.hand_leader,
+            scores=list(view.scores),
+            hands=list(hands),
+            hands_n=[number_mask_of(h) for h in hands],
+            known=[_mask(k) for k in view.known],
+            phase=Phase.of_decision(view.decision),
+            to_move=-1 if view.to_move is None else view.to_move,
+            table=PLAY_BY_MASK[table] if table else None,
+            table_player=-1 if view.table_player is None else view.table_player,
+            beaten=PLAY_BY_MASK[beaten] if beaten else None,
+            passes=view.passes,
+            discards=_mask(view.discards),
+            history=[],
+            outcome=view.outcome,
+            action_count=0,
+        )
+
+    def with_hands(self, hands: Sequence[int], history: bool = True) -> Game:
+        """A copy of this position in which the seats hold ``hands`` (same sizes) instead."""
+        if len(hands) != self.players or any(
+            h.bit_count() != mine.bit_count() for h, mine in zip(hands, self.hands, strict=True)
+        ):
+            raise OptionsError("other hands must have the same sizes")
+        other = self.clone(history)
+        other.hands = list(hands)
+        other.hands_n = [number_mask_of(h) for h in hands]
+        return other
 
     def _deal(self, leader: int) -> None:
         if self.hand_number < len(self.deals):
@@ -201,7 +273,7 @@ class Game:
         self.beaten = None
         self.passes = 0
         self.discards = 0
-        self.history.append(("deal", leader, hands))
+        self.history.append(Deal(leader, hands))
 
     # --------------------------------------------------------------- questions
 
@@ -319,7 +391,11 @@ class Game:
 
     # ----------------------------------------------------------------- changes
 
-    def apply(self, action: Action | str | int, seat: int | None = None) -> list[Event]:
+    def parse(self, text: str) -> Action:
+        """Read an action's notation (``play B3 B7``); raises :class:`MalformedActionError`."""
+        return parse_action(text)
+
+    def apply(self, action: ActionLike | str | int, seat: int | None = None) -> list[Event]:
         """Validate and apply one action; return the events it produced.
 
         ``action`` may be an :class:`Action`, its text or its id. With ``seat``, the
@@ -327,10 +403,21 @@ class Game:
         raises (:class:`MalformedActionError` or :class:`IllegalActionError`) and
         changes nothing.
         """
-        if isinstance(action, str):
+        if isinstance(action, Action):
+            pass
+        elif isinstance(action, str):
             action = parse_action(action)
-        elif not isinstance(action, Action):
+        elif isinstance(action, int):
             action = action_from_id(action)
+        else:
+            text = getattr(action, "text", None)
+            if not isinstance(text, str):
+                raise MalformedActionError(
+                    f"an action is an Action, its text or its id, not {type(action).__name__}"
+                )
+            action = parse_action(text)
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise MalformedActionError(f"a seat is a whole number, not {type(seat).__name__}")
         if self.phase == OVER:
             raise GameOverError("the game is over")
         if seat is not None and seat != self.to_move:
@@ -349,18 +436,19 @@ class Game:
         seat = self.to_move
         kind = action.kind
         history = self.history
-        if kind == PLAY:
+        self.action_count += 1
+        if kind is PLAY:
             hand = self.hands[seat] ^ action.mask
             self.hands[seat] = hand
             self.hands_n[seat] ^= action.nmask
             self.known[seat] &= ~action.mask
-            history.append(("play", seat, action))
+            history.append(_tuple(Play, (seat, action, "play")))
             if not hand:
                 self._end_hand(seat)
                 return
             self.passes = 0
             self.table_player = seat
-            if self.phase == LEAD:
+            if self.phase is LEAD:
                 self.table = action
                 self.phase = FOLLOW
                 self.to_move = (seat + 1) % self.players
@@ -368,29 +456,29 @@ class Game:
                 self.beaten = self.table
                 self.table = action
                 self.phase = CHOOSE_TAKE
-        elif kind == TAKE:
+        elif kind is TAKE:
             beaten = self.beaten
             assert beaten is not None
             self.hands[seat] |= action.mask
             self.hands_n[seat] |= action.nmask
             self.known[seat] |= action.mask
-            history.append(("take", seat, action.card))
+            history.append(_tuple(Take, (seat, action, "take")))
             rest = beaten.mask & ~action.mask
             if rest:
                 self.discards |= rest
-                history.append(("discard", seat, rest))
+                history.append(_tuple(Discard, (seat, rest, "discard")))
             self.beaten = None
             self.phase = FOLLOW
             self.to_move = (seat + 1) % self.players
         else:
-            history.append(("pass", seat, None))
+            history.append(_PASSES[seat])
             self.passes += 1
             if self.passes == self.players - 1:
                 table = self.table
                 assert table is not None
                 self.discards |= table.mask
-                history.append(("discard", -1, table.mask))
-                history.append(("round", self.table_player, None))
+                history.append(_tuple(Discard, (None, table.mask, "discard")))
+                history.append(_ROUND_ENDS[self.table_player])
                 self.table = None
                 self.passes = 0
                 self.phase = LEAD
@@ -400,12 +488,10 @@ class Game:
                 self.to_move = (seat + 1) % self.players
 
     def _end_hand(self, ender: int) -> None:
-        points = tuple(
-            h.bit_count() + (GOAT_POINTS - 1 if h & _GOAT_BIT else 0) for h in self.hands
-        )
-        for seat, p in enumerate(points):
+        hand_points = tuple(points(h) for h in self.hands)
+        for seat, p in enumerate(hand_points):
             self.scores[seat] += p
-        self.history.append(("hand_end", ender, points))
+        self.history.append(HandEnd(ender, hand_points))
         self.hand_number += 1
         if self.options.one_hand or max(self.scores) >= self.options.target:
             best = min(self.scores)
@@ -415,7 +501,7 @@ class Game:
             self.to_move = -1
             self.table = None
             self.beaten = None
-            self.history.append(("game_end", -1, winners))
+            self.history.append(GameEnd(winners))
             return
         if self.options.next_leader == "winner":
             leader = ender
@@ -427,34 +513,10 @@ class Game:
 
     def clone(self, history: bool = True) -> Game:
         """An independent copy; ``history=False`` drops the history (for simulations)."""
-        other = Game.__new__(Game)
-        other.players = self.players
-        other.options = self.options
-        other.seed = self.seed
-        other.deals = self.deals
-        other.removed = self.removed
-        other.first_leader = self.first_leader
-        other.hand_number = self.hand_number
-        other.hand_leader = self.hand_leader
-        other.scores = self.scores[:]
-        other.hands = self.hands[:]
-        other.hands_n = self.hands_n[:]
-        other.known = self.known[:]
-        other.phase = self.phase
-        other.to_move = self.to_move
-        other.table = self.table
-        other.table_player = self.table_player
-        other.beaten = self.beaten
-        other.passes = self.passes
-        other.discards = self.discards
-        other.history = self.history[:] if history else []
-        other.outcome = self.outcome
-        return other
+        return _clone(self, history)
 
     def _key(self) -> tuple[object, ...]:
-        # ``deals`` is where the cards came from, not part of the position: a replayed
-        # record injects the deals that the original drew from its seed.
-        return tuple(getattr(self, name) for name in Game.__slots__ if name != "deals")
+        return _compared(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self._key() == other._key()
@@ -485,6 +547,17 @@ class Game:
 
         return make_record(self)
 
+    def public_events(self, start: int = 0) -> list[dict[str, Any]]:
+        """The public history from entry ``start`` on (see :func:`.view.public_events`)."""
+        from .view import public_events
+
+        return list(public_events(self.history, start))
+
+    @property
+    def public_length(self) -> int:
+        """Entries in the public history: one per history entry (a version for clients)."""
+        return len(self.history)
+
 
 def _and(text: str) -> str:
     words = text.split()
@@ -493,3 +566,66 @@ def _and(text: str) -> str:
 
 def _cards(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
+
+
+def _make_clone() -> Callable[[Game, bool], Game]:
+    """``Game.clone``, written out from the field list once (search bots clone per sample).
+
+    A loop over the fields with ``getattr``/``setattr`` would be three times slower; this
+    is how ``dataclasses`` builds ``__init__`` too.
+    """
+    lines = ["def clone(self, history):", "    other = blank(Game)"]
+    for f in fields(Game):
+        if f.name == "history":
+            lines.append("    other.history = self.history[:] if history else []")
+        elif f.metadata.get("copied"):
+            lines.append(f"    other.{f.name} = self.{f.name}[:]")
+        else:
+            lines.append(f"    other.{f.name} = self.{f.name}")
+    lines.append("    return other")
+    namespace: dict[str, Any] = {"Game": Game, "blank": object.__new__}
+    exec("\n".join(lines), namespace)
+    clone: Callable[[Game, bool], Game] = namespace["clone"]
+    return clone
+
+
+_clone: Final = _make_clone()
+_compared: Final = attrgetter(*(f.name for f in fields(Game) if f.name != "deals"))
+"""The fields ``==`` compares: all but ``deals``, which says where the cards came from, not
+where the game stands (a replayed record injects the deals its original drew from a seed)."""
+
+
+def _check_deal(
+    hand: Sequence[Sequence[str]], players: int, removed: tuple[int, ...], options: Options
+) -> tuple[int, ...]:
+    """One injected hand's cards, checked against the deck and the rules of the deal."""
+    if isinstance(hand, str) or not isinstance(hand, Sequence) or len(hand) != players:
+        raise OptionsError(f"a deal gives cards to {players} seats")
+    deck = deck_mask((c for c in range(6) if c not in removed), options.goat)
+    seen = 0
+    masks = []
+    for seat, cards in enumerate(hand):
+        if isinstance(cards, str) or not isinstance(cards, Sequence):
+            raise OptionsError(f"seat {seat}'s deal is a list of cards")
+        try:
+            mask = parse_cards(list(cards))
+        except MalformedActionError as error:
+            raise OptionsError(f"seat {seat}'s deal: {error}") from None
+        if len(cards) != HAND_SIZE:
+            raise OptionsError(f"seat {seat} is dealt {len(cards)} cards, not {HAND_SIZE}")
+        if mask & ~deck:
+            raise OptionsError(f"{mask_text(mask & ~deck)} is not in this game's deck")
+        if mask & seen:
+            raise OptionsError(f"{mask_text(mask & seen)} is dealt twice")
+        seen |= mask
+        masks.append(mask)
+    if options.goat and not seen & _GOAT_BIT:
+        raise OptionsError("with the Goat in play, X0 is always dealt")
+    return tuple(masks)
+
+
+def _mask(cards: Sequence[str]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << parse_card(card)
+    return mask

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
-from .errors import OptionsError
+from .errors import OptionsError, brief
 
 NextLeader = Literal["rotate", "winner"]
 
@@ -34,24 +35,31 @@ class Options:
     goat: bool = False
 
     def check(self, players: int) -> None:
-        """Raise :class:`OptionsError` unless these options fit a game of ``players``."""
-        if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise OptionsError(f"Odin is played by 2 to 6 players, not {players!r}")
-        if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
-            raise OptionsError(f"the target must be a positive whole number, not {self.target!r}")
-        if self.next_leader not in ("rotate", "winner"):
+        """Raise :class:`OptionsError` unless these options fit a game of ``players``.
+
+        Strict about types: whole numbers are ``int`` (never ``bool`` or ``float``),
+        switches are ``bool``.
+        """
+        if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise OptionsError(f"Odin is played by 2 to 6 players, not {brief(players)}")
+        if not _is_int(self.target) or self.target < 1:
             raise OptionsError(
-                f"next_leader must be 'rotate' or 'winner', not {self.next_leader!r}"
+                f"the target must be a positive whole number, not {brief(self.target)}"
+            )
+        if not isinstance(self.next_leader, str) or self.next_leader not in ("rotate", "winner"):
+            raise OptionsError(
+                f"next_leader must be 'rotate' or 'winner', not {brief(self.next_leader)}"
             )
         if self.first_leader is not None and (
-            not isinstance(self.first_leader, int) or not 0 <= self.first_leader < players
+            not _is_int(self.first_leader) or not 0 <= self.first_leader < players
         ):
             raise OptionsError(
-                f"first_leader must be a seat from 0 to {players - 1}, not {self.first_leader!r}"
+                f"first_leader must be a seat from 0 to {players - 1},"
+                f" not {brief(self.first_leader)}"
             )
-        if self.colours not in (4, 6):
+        if not _is_int(self.colours) or self.colours not in (4, 6):
             raise OptionsError(
-                f"colours must be 6, or 4 in a two-player game, not {self.colours!r}"
+                f"colours must be 6, or 4 in a two-player game, not {brief(self.colours)}"
             )
         if self.colours == 4 and players != 2:
             raise OptionsError("the 4-colour deck is for two players only")
@@ -62,9 +70,17 @@ class Options:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Options:
+    def from_dict(cls, data: Mapping[str, Any]) -> Options:
+        """Options from their dict (missing ones take their default); not yet checked."""
+        if not isinstance(data, Mapping):
+            raise OptionsError(f"options are an object of names and values, not {brief(data)}")
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(k if isinstance(k, str) else brief(k) for k in data if k not in known)
         if unknown:
             raise OptionsError(f"unknown option(s): {', '.join(unknown)}")
         return cls(**data)
+
+
+def _is_int(value: object) -> bool:
+    """A whole number: an ``int`` that is not a ``bool``."""
+    return isinstance(value, int) and not isinstance(value, bool)

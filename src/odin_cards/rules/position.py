@@ -1,25 +1,29 @@
-"""Games rebuilt from what one seat knows: the basis of sampling for search bots.
+"""Hands consistent with what one seat knows: the one hand sampler, for search bots.
 
-A seat does not know the other hands. A search bot samples hands consistent with
-its :class:`View` (hand sizes, cards known to be held, cards already out) and
-calls :func:`game_from_view` to get a full :class:`Game` it may simulate freely.
+A seat does not know the other hands. A search bot builds a :class:`HandSampler` from
+its :class:`View` once (hand sizes, cards known to be held, cards already out, all as
+bitmasks), draws whole deals from it as often as it likes, and gets a full game for
+each with :meth:`Game.from_view <odin_cards.rules.game.Game.from_view>` (or
+:meth:`Game.with_hands <odin_cards.rules.game.Game.with_hands>` on a first one).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from . import deal as chance
-from .actions import PLAY_BY_MASK
-from .cards import COLOURS, GOAT, cards_of, deck_mask, mask_of, number_mask_of, parse_card
-from .errors import OptionsError
-from .game import CHOOSE_TAKE, FOLLOW, LEAD, OVER, Game
+from .cards import COLOURS, GOAT, cards_of, deck_mask, parse_card
 from .view import View
 
+_GOAT_BIT = 1 << GOAT
 
-def _mask(cards: Sequence[str]) -> int:
-    return mask_of(parse_card(c) for c in cards)
+
+def _mask(cards: Sequence[str] | None) -> int:
+    mask = 0
+    for card in cards or ():
+        mask |= 1 << parse_card(card)
+    return mask
 
 
 def deck_of(view: View) -> int:
@@ -31,80 +35,83 @@ def unseen_mask(view: View) -> int:
     """Cards that may be in another seat's hand without that seat being known to hold them.
 
     The deck minus the viewer's own hand, the table, the set being taken from, the
-    discards and every card another seat is known to hold.
+    discards and every card a seat is known to hold.
     """
-    seen = _mask(view.hand or ()) | _mask(view.table) | _mask(view.beaten) | _mask(view.discards)
+    seen = _mask(view.hand) | _mask(view.table) | _mask(view.beaten) | _mask(view.discards)
     for cards in view.known:
         seen |= _mask(cards)
     return deck_of(view) & ~seen
 
 
+@dataclass(frozen=True, slots=True)
+class HandSampler:
+    """Draws every seat's hand uniformly among the deals consistent with one view.
+
+    The viewer keeps its own hand (a spectator's view samples every hand); every other
+    seat keeps the cards it is known to hold and gets unseen cards up to its hand size.
+    One more fact every seat knows: the Goat is always dealt, so while it is unseen it
+    is in some hand, never among the undealt cards. It goes to a free place chosen
+    uniformly among all free places, which is the exact conditional distribution; the
+    other unseen cards fill the remaining places uniformly.
+    """
+
+    seat: int | None
+    base: tuple[int, ...]
+    """Per seat, the cards it surely holds: the viewer's hand, else its known cards."""
+    free: tuple[int, ...]
+    """Per seat, how many cards to draw."""
+    pool: tuple[int, ...]
+    """The unseen cards (an unseen Goat apart), ascending."""
+    goat: bool
+    """The Goat is unseen: it goes to a free place first."""
+
+    @classmethod
+    def of(cls, view: View) -> HandSampler:
+        unseen = unseen_mask(view)
+        known = [_mask(k) for k in view.known]
+        base = [
+            _mask(view.hand) if seat == view.seat else known[seat] for seat in range(view.players)
+        ]
+        free = [
+            0 if seat == view.seat else view.hand_sizes[seat] - base[seat].bit_count()
+            for seat in range(view.players)
+        ]
+        goat = bool(unseen & _GOAT_BIT) and sum(free) > 0
+        return cls(
+            seat=view.seat,
+            base=tuple(base),
+            free=tuple(free),
+            pool=tuple(cards_of(unseen & ~_GOAT_BIT)),
+            goat=goat,
+        )
+
+    def draw(self, rng: random.Random) -> list[int]:
+        """One deal: every seat's hand as a bitmask."""
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        hands = list(self.base)
+        free = self.free
+        if self.goat:
+            place = rng.randrange(sum(free))
+            for seat, n in enumerate(free):
+                if place < n:
+                    hands[seat] |= _GOAT_BIT
+                    free = (*free[:seat], n - 1, *free[seat + 1 :])
+                    break
+                place -= n
+        pop = pool.pop
+        for seat, n in enumerate(free):
+            if n:
+                hand = hands[seat]
+                for _ in range(n):
+                    hand |= 1 << pop()
+                hands[seat] = hand
+        return hands
+
+
 def sample_hands(view: View, rng: random.Random) -> list[int]:
-    """Hands for every seat, consistent with ``view``, drawn uniformly from the unseen cards.
-
-    The viewer keeps its own hand; every other seat keeps the cards it is known to
-    hold and gets random unseen cards up to its hand size. (A spectator's view
-    samples every hand.) An unseen Goat is always dealt to someone, as the rules deal it.
-    """
-    pool = cards_of(unseen_mask(view))
-    rng.shuffle(pool)
-    hands = [
-        _mask(view.hand or ()) if seat == view.seat else _mask(view.known[seat])
-        for seat in range(view.players)
-    ]
-    slots = [
-        seat
-        for seat in range(view.players)
-        if seat != view.seat
-        for _ in range(view.hand_sizes[seat] - hands[seat].bit_count())
-    ]
-    if GOAT in pool and slots:
-        pool.remove(GOAT)
-        pool.insert(rng.randrange(len(slots)), GOAT)  # a random slot of a random seat
-    for seat, card in zip(slots, pool, strict=False):
-        hands[seat] |= 1 << card
-    return hands
+    """One deal consistent with ``view`` (see :class:`HandSampler`; build one to draw often)."""
+    return HandSampler.of(view).draw(rng)
 
 
-def game_from_view(view: View, hands: Sequence[int], seed: chance.Seed = 0) -> Game:
-    """A :class:`Game` in the position of ``view`` with the given hands (bitmasks).
-
-    Later hands are dealt from ``seed``; the game has no history before this point.
-    """
-    if len(hands) != view.players:
-        raise OptionsError(f"give {view.players} hands, not {len(hands)}")
-    for seat, hand in enumerate(hands):
-        if hand.bit_count() != view.hand_sizes[seat]:
-            raise OptionsError(f"seat {seat} holds {view.hand_sizes[seat]} cards")
-    game = Game.__new__(Game)
-    game.players = view.players
-    game.options = view.options
-    game.seed = seed
-    game.deals = ()
-    game.removed = tuple(i for i, c in enumerate(COLOURS) if c not in view.colours)
-    game.first_leader = view.hand_leader
-    game.scores = list(view.scores)
-    game.hands = list(hands)
-    game.hands_n = [number_mask_of(h) for h in hands]
-    game.known = [_mask(k) for k in view.known]
-    game.table = PLAY_BY_MASK[_mask(view.table)] if view.table else None
-    game.table_player = -1 if view.table_player is None else view.table_player
-    game.beaten = PLAY_BY_MASK[_mask(view.beaten)] if view.beaten else None
-    game.passes = view.passes
-    game.discards = _mask(view.discards)
-    game.history = []
-    game.outcome = view.outcome
-    game.hand_leader = view.hand_leader
-    if view.outcome is not None:
-        game.hand_number = view.hand_number
-        game.phase = OVER
-        game.to_move = -1
-    else:
-        game.hand_number = view.hand_number - 1
-        game.phase = {"lead": LEAD, "follow": FOLLOW, "take": CHOOSE_TAKE}[view.decision or ""]
-        assert view.to_move is not None
-        game.to_move = view.to_move
-    return game
-
-
-__all__ = ["deck_of", "game_from_view", "sample_hands", "unseen_mask"]
+__all__ = ["HandSampler", "deck_of", "sample_hands", "unseen_mask"]

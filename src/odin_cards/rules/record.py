@@ -1,24 +1,36 @@
 """Game records: every chance event and action of a game, as JSON, and their replay.
 
 A record is secret while its game runs (it holds every deal); views are what seats
-get. Replaying a record rebuilds the identical :class:`Game`, history included.
+get. Replaying a record rebuilds the identical :class:`Game`, history included, and
+checks the outcome it stores.
+
+Formats (``"format"``): ``odin-cards-record/2`` (written since 0.2) adds ``"game":
+"odin"``, the key of the rules in :mod:`odin_cards.games`; ``odin-cards-record/1``
+(written by 0.1, no ``"game"``) reads the same otherwise and still loads and replays.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from .actions import Action
 from .cards import CARD_TEXT, cards_of
 from .errors import OdinError, OptionsError, RecordError
+from .events import Deal, Pass, Play, Take
 from .options import Options
 
 if TYPE_CHECKING:
     from .game import Game
 
-FORMAT = "odin-cards-record/1"
+GAME: Final = "odin"
+"""The key of Odin's rules (``odin_cards.games.GAMES``)."""
+FORMAT: Final = "odin-cards-record/2"
+"""The format written."""
+FORMAT_V1: Final = "odin-cards-record/1"
+"""The 0.1 format: no ``"game"`` key; still read."""
+FORMATS: Final = (FORMAT, FORMAT_V1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,10 +41,17 @@ class GameRecord:
     events: tuple[dict[str, Any], ...]
     """``{"deal": [[cards of seat 0], ...], "leader": seat}`` or ``{"seat": s, "action": text}``."""
     outcome: dict[str, Any] | None = None
+    """``{"scores": [...], "winners": [...], "hands_played": n}`` once the game is over."""
+
+    @property
+    def game(self) -> str:
+        """The key of the game's rules: ``"odin"``."""
+        return GAME
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
+            "game": GAME,
             "players": self.players,
             "options": self.options.to_dict(),
             "seed": self.seed,
@@ -45,12 +64,20 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
+        """Read a record of either format; :class:`RecordError` if it is not one."""
+        if not isinstance(data, Mapping) or data.get("format") not in FORMATS:
             raise RecordError(f"not an Odin game record (expected format {FORMAT!r})")
+        if data["format"] == FORMAT and data.get("game") != GAME:
+            raise RecordError(f"not a record of Odin: game {data.get('game')!r}")
         try:
             options = Options.from_dict(data["options"])
-            events = tuple(data["events"])
-            return cls(data["players"], options, data["seed"], events, data.get("outcome"))
+            events = data["events"]
+            if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+                raise RecordError("broken game record: events are a list of objects")
+            outcome = data.get("outcome")
+            if outcome is not None and not isinstance(outcome, dict):
+                raise RecordError("broken game record: the outcome is an object")
+            return cls(data["players"], options, data["seed"], tuple(events), outcome)
         except KeyError as error:
             raise RecordError(f"broken game record: no {error} field") from None
         except (TypeError, OptionsError) as error:
@@ -65,7 +92,10 @@ class GameRecord:
         return cls.from_dict(data)
 
     def replay(self) -> Game:
-        """Rebuild the game; a record that the rules do not accept raises RecordError."""
+        """Rebuild the game; a record that the rules do not accept raises RecordError.
+
+        So does a record whose stored outcome is not the one its actions lead to.
+        """
         from .game import Game
 
         deals = [e["deal"] for e in self.events if "deal" in e]
@@ -74,7 +104,7 @@ class GameRecord:
             dealt = 0
             for number, event in enumerate(self.events):
                 if "deal" in event:
-                    if dealt and (game.history[-1][0] != "deal" or game.hand_number != dealt):
+                    if dealt and (game.history[-1].kind != "deal" or game.hand_number != dealt):
                         raise RecordError(f"event {number}: a deal before the hand ended")
                     if event.get("leader") != game.hand_leader:
                         raise RecordError(
@@ -88,35 +118,39 @@ class GameRecord:
             raise
         except (OdinError, KeyError, TypeError) as error:
             raise RecordError(f"the record does not replay: {error}") from None
+        if self.outcome is not None and self.outcome != _outcome(game):
+            raise RecordError(
+                f"the stored outcome {json.dumps(self.outcome)} is not the one the moves lead"
+                f" to ({json.dumps(_outcome(game))})"
+            )
         return game
 
 
-def make_record(game: Game) -> GameRecord:
-    events: list[dict[str, Any]] = []
-    for kind, seat, data in game.history:
-        if kind == "deal":
-            assert isinstance(data, tuple)
-            hands = [[CARD_TEXT[c] for c in cards_of(m)] for m in data]
-            events.append({"deal": hands, "leader": seat})
-        elif kind == "play":
-            assert isinstance(data, Action)
-            events.append({"seat": seat, "action": data.text})
-        elif kind == "take":
-            assert isinstance(data, int)
-            events.append({"seat": seat, "action": f"take {CARD_TEXT[data]}"})
-        elif kind == "pass":
-            events.append({"seat": seat, "action": "pass"})
+def _outcome(game: Game) -> dict[str, Any] | None:
     outcome = game.outcome
+    if outcome is None:
+        return None
+    return {
+        "scores": list(outcome.scores),
+        "winners": list(outcome.winners),
+        "hands_played": outcome.hands_played,
+    }
+
+
+def make_record(game: Game) -> GameRecord:
+    """The record of ``game``: the one encoder of the history for records."""
+    events: list[dict[str, Any]] = []
+    for event in game.history:
+        match event:
+            case Deal(leader, hands):
+                cards = [[CARD_TEXT[c] for c in cards_of(m)] for m in hands]
+                events.append({"deal": cards, "leader": leader})
+            case Play() | Pass() | Take():
+                events.append({"seat": event.seat, "action": event.action.text})
     return GameRecord(
         players=game.players,
         options=game.options,
         seed=game.seed,
         events=tuple(events),
-        outcome=None
-        if outcome is None
-        else {
-            "scores": list(outcome.scores),
-            "winners": list(outcome.winners),
-            "hands_played": outcome.hands_played,
-        },
+        outcome=_outcome(game),
     )

@@ -9,56 +9,65 @@ it once and send it to all.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action
 from .cards import CARD_TEXT, COLOURS, cards_of
+from .errors import OdinError, SeatError, brief
+from .events import Deal, Discard, Event, GameEnd, HandEnd, Pass, Play, RoundEnd, Take
 from .options import Options
 
 if TYPE_CHECKING:
-    from .game import Event, Game, Outcome
+    from .game import Game, Outcome
 
 
 def _cards(mask: int) -> tuple[str, ...]:
     return tuple(CARD_TEXT[c] for c in cards_of(mask))
 
 
-def public_events(history: list[Event], start: int = 0) -> Iterator[dict[str, Any]]:
+def public_event(event: Event, index: int, hand: int) -> dict[str, Any]:
+    """The public form of one history entry: the one decoder of events for clients.
+
+    ``index`` is its position in the history (a version number for clients), ``hand``
+    the 1-based number of the hand it belongs to. The dict has ``index``, ``type``
+    (the event's ``kind``) and that type's fields; see ``docs/api.md``.
+    """
+    data: dict[str, Any] = {"index": index, "type": event.kind}
+    match event:
+        case Play(seat, action):
+            data.update(seat=seat, cards=list(action.cards), value=action.value, text=action.text)
+        case Pass(seat):
+            data.update(seat=seat, text="pass")
+        case Take(seat, action):
+            card = CARD_TEXT[action.card]
+            data.update(seat=seat, card=card, text=action.text)
+        case Discard(seat, cards):
+            data.update(seat=seat, cards=list(_cards(cards)))
+        case RoundEnd(leader):
+            data.update(leader=leader)
+        case Deal(leader, hands):
+            data.update(hand=hand, leader=leader, hand_sizes=[m.bit_count() for m in hands])
+        case HandEnd(seat, points):
+            data.update(seat=seat, points=list(points))
+        case GameEnd(winners):
+            data.update(winners=list(winners))
+    return data
+
+
+def public_events(history: Sequence[Event], start: int = 0) -> Iterator[dict[str, Any]]:
     """History entries from index ``start`` on, stripped to what everybody may know.
 
-    Each dict has ``index`` (its position in the history, a version number for
-    clients), ``type`` and the fields of that type; see ``docs/api.md``.
+    See :func:`public_event`; nothing is yielded when ``start`` is past the end.
     """
-    hand = sum(1 for e in history[:start] if e[0] == "deal")
+    if not isinstance(start, int) or isinstance(start, bool) or start < 0:
+        raise OdinError(f"a history position is a whole number from 0, not {brief(start)}")
+    hand = sum(1 for e in history[:start] if e.kind == "deal")
     for index in range(start, len(history)):
-        kind, seat, data = history[index]
-        event: dict[str, Any] = {"index": index, "type": kind}
-        if kind == "deal":
+        event = history[index]
+        if event.kind == "deal":
             hand += 1
-            assert isinstance(data, tuple)
-            event.update(hand=hand, leader=seat, hand_sizes=[m.bit_count() for m in data])
-        elif kind == "play":
-            assert isinstance(data, Action)
-            event.update(seat=seat, cards=list(data.cards), value=data.value, text=data.text)
-        elif kind == "take":
-            assert isinstance(data, int)
-            event.update(seat=seat, card=CARD_TEXT[data], text=f"take {CARD_TEXT[data]}")
-        elif kind == "pass":
-            event.update(seat=seat, text="pass")
-        elif kind == "discard":
-            assert isinstance(data, int)
-            event.update(seat=None if seat < 0 else seat, cards=list(_cards(data)))
-        elif kind == "round":
-            event.update(leader=seat)
-        elif kind == "hand_end":
-            assert isinstance(data, tuple)
-            event.update(seat=seat, points=list(data))
-        elif kind == "game_end":
-            assert isinstance(data, tuple)
-            event.update(winners=list(data))
-        yield event
+        yield public_event(event, index, hand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +118,10 @@ def make_view(game: Game, seat: int | None, history: bool = True) -> View:
     A server sends the public history once, as events shared by every viewer, and needs
     only the rest of each seat's view after every action.
     """
-    if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.players):
-        raise ValueError(f"there is no seat {seat!r} in a {game.players}-player game")
+    if seat is not None and (
+        not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players
+    ):
+        raise SeatError(f"there is no seat {brief(seat)} in a {game.players}-player game")
     table = game.table
     beaten = game.beaten
     over = game.is_over
