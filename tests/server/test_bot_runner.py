@@ -42,6 +42,12 @@ def request(table_id: str, level: str, moves: int = 0, players: int = 6) -> BotR
     )
 
 
+def frozen_clock() -> float:
+    """A clock that stands still: a move then takes no time beyond its think time however
+    long the test holds it, so the budgets depend only on the queue."""
+    return 0.0
+
+
 def legal(req: BotRequest, action: str) -> bool:
     return parse_action(action) in replay(turn_of(req)).legal_actions()
 
@@ -82,11 +88,12 @@ def test_think_time_shares_the_target_between_waiting_tables() -> None:
     assert think_time(2.0, 2.0, 4, 20, 0.05) == pytest.approx(0.4)
     assert think_time(2.0, 2.0, 1, 200, 0.05) == 0.05  # never below the floor
     assert think_time(0.5, 2.0, 1, 0, 0.05) == 0.5
+    assert think_time(2.0, 2.0, 4, 20, 0.05, overhead=0.1) == pytest.approx(0.3)
 
 
 async def test_search_thinks_less_while_more_tables_wait() -> None:
     gate = Gate()
-    runner = ProcessBotRunner(0, target_latency=1.0, min_think=0.05, think=gate)
+    runner = ProcessBotRunner(0, target_latency=1.0, min_think=0.05, think=gate, clock=frozen_clock)
     try:
         asks = [request(f"t{n}", "search") for n in range(10)]
         tasks = [await submit(runner, req) for req in asks]
@@ -95,15 +102,64 @@ async def test_search_thinks_less_while_more_tables_wait() -> None:
     finally:
         runner.close()
     assert gate.tables() == [f"t{n}" for n in range(10)]  # first come, first served
-    # t0 started alone (full budget); t1 with nine tables waiting (8 queued + itself), ...
-    expected = [SEARCH_SECONDS] + [min(SEARCH_SECONDS, 1.0 / n) for n in range(9, 0, -1)]
+    # t0 started alone (full budget); the others while ten tables want the worker, even
+    # the last ones, whose queue is short: the tables served just before ask again soon
+    expected = [SEARCH_SECONDS] + [1.0 / 10] * 9
     assert [seconds for _, seconds in gate.seen] == pytest.approx(expected)
     assert all(legal(req, move) for req, move in zip(asks, moves, strict=True))
 
 
+async def test_think_time_leaves_room_for_what_a_move_costs_beyond_thinking() -> None:
+    now = [0.0]
+
+    def slow(turn: Turn, budget: Budget, rng_seed: int) -> Move:
+        assert budget.seconds is not None
+        now[0] += budget.seconds + 0.2  # replay, hand-over: 0.2 s beyond thinking
+        return Move(stand_in(replay(turn), random.Random(rng_seed)))
+
+    runner = ProcessBotRunner(0, target_latency=10.0, think=slow, clock=lambda: now[0])
+    try:
+        assert runner.budget_for("search", 40).seconds == pytest.approx(10.0 / 40)
+        for n in range(3):
+            await asyncio.wait_for(runner.move(request(f"t{n}", "search")), 10)
+    finally:
+        runner.close()
+    seconds = runner.budget_for("search", 40).seconds
+    assert seconds is not None and 10.0 / 40 - 0.2 < seconds < 10.0 / 40 - 0.02
+
+
+async def test_tables_that_stopped_asking_stop_counting() -> None:
+    """A table counts for 2 x target seconds after it asked, or until it is cancelled."""
+    gate = Gate()
+    gate.open()
+    now = [0.0]
+    runner = ProcessBotRunner(
+        0, target_latency=0.4, min_think=0.01, think=gate, clock=lambda: now[0]
+    )
+
+    async def think_time_of(req: BotRequest) -> float | None:
+        await asyncio.wait_for(runner.move(req), 10)
+        return gate.seen[-1][1]
+
+    try:
+        for n in range(10):
+            seconds = await think_time_of(request(f"t{n}", "search"))
+        assert seconds == pytest.approx(0.4 / 10)  # ten tables asked just now
+        now[0] = 0.7
+        for n in range(5):
+            runner.cancel(f"t{n}")  # e.g. paused
+        assert await think_time_of(request("t9", "search", moves=1)) == pytest.approx(0.4 / 5)
+        now[0] = 1.45  # t5-t8 asked 1.45 s ago, more than 2 x 0.4 s: they no longer count
+        assert await think_time_of(request("u", "search")) == pytest.approx(0.4 / 2)
+        now[0] = 1.6  # nor does t9
+        assert await think_time_of(request("v", "search")) == pytest.approx(0.4 / 2)
+    finally:
+        runner.close()
+
+
 async def test_think_time_has_a_floor() -> None:
     gate = Gate()
-    runner = ProcessBotRunner(0, target_latency=0.2, min_think=0.05, think=gate)
+    runner = ProcessBotRunner(0, target_latency=0.2, min_think=0.05, think=gate, clock=frozen_clock)
     try:
         tasks = [await submit(runner, request(f"t{n}", "expert")) for n in range(10)]
         gate.open()

@@ -14,10 +14,14 @@ expert bots (two seconds a move) kept every other table's bot waiting 34-38 s a 
 - **Round robin.** A table has at most one queued move; tables are served in the order they
   asked, and a table asks for its next move only after its last one, so every table waiting
   gets a turn before any table gets a second one.
-- **Think time shrinks under load.** A search started while ``waiting`` tables (queued or
-  thinking) want the shared workers thinks ``min(level budget, max(min_think,
-  target_latency * workers / waiting))`` seconds: the whole queue then turns over in about
-  ``target_latency``. Alone, a level keeps its full budget.
+- **Think time shrinks under load.** A search started while ``waiting`` tables want the
+  shared workers thinks ``min(level budget, max(min_think, target_latency * workers /
+  waiting))`` seconds: the whole queue then turns over in about ``target_latency``. A table
+  wants them while it is queued or thinking, and for ``2 * target_latency`` seconds after it
+  last asked (it asks again as soon as its move is played: counting it only while queued
+  would let the first of a burst think its full budget while the others wait). The share
+  leaves room for the time a move takes beyond thinking (replay, hand-over: a moving
+  average). Alone, a level keeps its full budget.
 - **No stall.** A bot that raises is answered by a random legal move (logged). A worker that
   is still busy at the hard deadline (three times the think time, plus ``hang_slack``) is
   killed, or one that dies is noticed; either way the move is a random stand-in computed in
@@ -36,6 +40,7 @@ import os
 import random
 import secrets
 import signal
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -49,6 +54,9 @@ from .domain.ports import BotRequest
 from .settings import Settings
 
 log = logging.getLogger(__name__)
+
+OVERHEAD_WEIGHT = 0.1
+"""Weight of the latest move in the moving average of the time moves take beyond thinking."""
 
 START_TIMEOUT = 60.0
 """Seconds a new worker may take to start (spawn and import) before it is tried again."""
@@ -73,16 +81,22 @@ def turn_of(request: BotRequest) -> Turn:
 
 
 def think_time(
-    level_seconds: float, target: float, workers: int, waiting: int, floor: float
+    level_seconds: float,
+    target: float,
+    workers: int,
+    waiting: int,
+    floor: float,
+    overhead: float = 0.0,
 ) -> float:
     """Seconds a search may think while ``waiting`` tables share ``workers`` processes.
 
-    Each worker serves ``waiting / workers`` tables in turn, so thinking
-    ``target * workers / waiting`` each lets every waiting table move within ``target``.
-    Never more than the level's budget, never less than ``floor`` (a search needs a few
-    iterations to be better than random; past that load, latency grows instead).
+    Each worker serves ``waiting / workers`` tables in turn, so taking ``target * workers /
+    waiting`` each, ``overhead`` (replay, hand-over) included, lets every waiting table move
+    within ``target``. Never more than the level's budget, never less than ``floor`` (a
+    search needs a few iterations to be better than random; past that load, latency grows
+    instead).
     """
-    share = target * workers / max(1, waiting)
+    share = target * workers / max(1, waiting) - overhead
     return min(level_seconds, max(floor, share))
 
 
@@ -127,7 +141,8 @@ class ProcessBotRunner:
     ``workers`` processes think for the levels with a time budget and one more for the
     levels without; with ``workers=0`` both lanes are threads of this process (tests, tiny
     hosts; a hung thread cannot be stopped, only abandoned). ``think`` is what the workers
-    run (a module-level function, so that spawned workers can import it).
+    run (a module-level function, so that spawned workers can import it); ``clock`` tells
+    monotonic seconds (tests control it).
     """
 
     def __init__(
@@ -138,6 +153,7 @@ class ProcessBotRunner:
         min_think: float = 0.05,
         hang_slack: float = 2.0,
         think: Think = choose,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if workers < 0:
             raise ValueError(f"workers must be 0 or more, not {workers}")
@@ -146,8 +162,13 @@ class ProcessBotRunner:
         self.min_think = min_think
         self.hang_slack = hang_slack
         self.think = think
+        self.clock = clock
         self._quick = _Lane("quick", timed=False, size=1)
         self._timed = _Lane("timed", timed=True, size=max(1, workers))
+        self._overhead = 0.0
+        """Mean seconds a timed move takes beyond its think time (moving average)."""
+        self._asked: dict[str, float] = {}
+        """Table id -> when it last asked for a timed move (monotonic), oldest first."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._warming: set[asyncio.Task[None]] = set()
         self._started = False
@@ -195,12 +216,16 @@ class ProcessBotRunner:
                 del other.queue[request.table_id]
             previous.answer.cancel()
         lane.queue.setdefault(request.table_id, job)
+        if lane is self._timed:
+            self._asked.pop(request.table_id, None)
+            self._asked[request.table_id] = self.clock()
         job.answer.add_done_callback(lambda _: self._forget(job))
         self._pump(lane)
         return await job.answer
 
     def cancel(self, table_id: str) -> None:
         """Drop the table's queued move; a move being thought is finished and ignored."""
+        self._asked.pop(table_id, None)
         for lane in (self._quick, self._timed):
             job = lane.queue.pop(table_id, None)
             if job is not None:
@@ -234,13 +259,28 @@ class ProcessBotRunner:
         if budget.seconds is None:
             return budget
         seconds = think_time(
-            budget.seconds, self.target_latency, self._timed.size, waiting, self.min_think
+            budget.seconds,
+            self.target_latency,
+            self._timed.size,
+            waiting,
+            self.min_think,
+            self._overhead,
         )
         return replace(budget, seconds=seconds)
 
     def deadline(self, budget: Budget) -> float:
         """Seconds after which a worker still thinking is deemed hung."""
         return 3 * (budget.seconds or 0.0) + self.hang_slack
+
+    def _wanting(self) -> int:
+        """Tables that asked for a timed move in the last ``2 * target_latency`` seconds."""
+        since = self.clock() - 2 * self.target_latency
+        while self._asked:
+            table_id, asked = next(iter(self._asked.items()))
+            if asked >= since:
+                break
+            del self._asked[table_id]
+        return len(self._asked)
 
     def _lane_of(self, level: str) -> _Lane:
         known = LEVELS.get(level)
@@ -266,6 +306,8 @@ class ProcessBotRunner:
             job = lane.queue.pop(table_id)
             slot.job = job
             waiting = len(lane.queue) + lane.busy()
+            if lane.timed:
+                waiting = max(waiting, self._wanting())
             self._spawn(self._run(lane, slot, job, self.budget_for(job.request.level, waiting)))
 
     async def _run(self, lane: _Lane, slot: _Slot, job: _Job, budget: Budget) -> None:
@@ -273,6 +315,7 @@ class ProcessBotRunner:
         loop = asyncio.get_running_loop()
         seconds = self.deadline(budget)
         replaced = False
+        started = self.clock()
         try:
             async with asyncio.timeout(seconds):
                 move = await loop.run_in_executor(
@@ -308,6 +351,9 @@ class ProcessBotRunner:
             )
             self._stand_in(job)
         else:
+            if budget.seconds is not None:
+                beyond = max(0.0, self.clock() - started - budget.seconds)
+                self._overhead += OVERHEAD_WEIGHT * (beyond - self._overhead)
             if move.error is not None:
                 log.error(
                     "the %s bot at table %s failed (%s); a random move stood in",
