@@ -129,6 +129,20 @@ async def test_waiting_tables_expire_and_only_live_tables_resume(database: Datab
     ]
 
 
+async def test_expiry_without_returning_is_the_same(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SQLite before 3.35 has no UPDATE ... RETURNING: the store selects, then updates.
+    monkeypatch.setattr(database.engine.dialect, "update_returning", False)
+    await database.store.insert(a_table("old", "waiting", age=timedelta(days=2)))
+    await database.store.insert(a_table("new", "waiting"))
+    await database.store.insert(a_table("playing", "playing", age=timedelta(days=2)))
+    assert await database.store.expire_waiting(NOW - timedelta(days=1)) == ["old"]
+    assert await database.store.expire_waiting(NOW - timedelta(days=1)) == []
+    statuses = [(await database.store.load(i)) for i in ("old", "new", "playing")]
+    assert [s.table.status for s in statuses if s] == ["expired", "waiting", "playing"]
+
+
 async def test_play_again_links_both_tables_once(database: Database) -> None:
     store = database.store
     first = a_table("t1", "finished")

@@ -171,8 +171,16 @@ async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
     if engine.dialect.name == "sqlite":
         await asyncio.to_thread(_migrate_sqlite, engine.url, revision)
         return
-    async with engine.begin() as connection:
-        await connection.run_sync(_upgrade, revision)
+    # A connection of its own, without the server's 10 s limit on a statement: an upgrade
+    # rewrites whole tables.
+    migrating = create_async_engine(
+        engine.url, poolclass=sa.pool.NullPool, connect_args={"timeout": 5}
+    )
+    try:
+        async with migrating.begin() as connection:
+            await connection.run_sync(_upgrade, revision)
+    finally:
+        await migrating.dispose()
 
 
 def _upgrade(connection: sa.Connection, revision: str) -> None:

@@ -144,14 +144,17 @@ class SqlTableStore:
 
     async def expire_waiting(self, before: datetime) -> list[str]:
         t = schema.tables.c
+        old = (t.status == "waiting") & (t.created < utc(before))
+        expire = sa.update(schema.tables).values(status="expired")
         async with transaction(self.engine, "expire waiting tables") as connection:
-            expired = await connection.execute(
-                sa.update(schema.tables)
-                .where(t.status == "waiting", t.created < utc(before))
-                .values(status="expired")
-                .returning(t.id)
-            )
-            return sorted(expired.scalars())
+            if connection.dialect.update_returning:
+                expired = await connection.execute(expire.where(old).returning(t.id))
+                return sorted(expired.scalars())
+            # SQLite before 3.35 has no RETURNING; its one writer makes this exact too.
+            ids = list((await connection.execute(sa.select(t.id).where(old))).scalars())
+            if ids:
+                await connection.execute(expire.where(old, t.id.in_(ids)))
+            return sorted(ids)
 
     async def broken(self) -> list[TableRecord]:
         return [stored.table for stored in await self._load(schema.tables.c.status == "broken")]

@@ -38,11 +38,20 @@ def upgrade() -> None:
     op.execute("ALTER TABLE tables RENAME COLUMN options TO setup")
 
     op.add_column("events", sa.Column("number", sa.Integer, nullable=True))
-    op.execute(
-        "UPDATE events SET number = (SELECT COUNT(*) FROM events AS earlier"
-        " WHERE earlier.table_id = events.table_id AND earlier.version < events.version)"
-    )
-    if op.get_bind().dialect.name == "sqlite":
+    sqlite = op.get_bind().dialect.name == "sqlite"
+    if sqlite:  # any SQLite (UPDATE ... FROM needs 3.33); each count is an index range
+        op.execute(
+            "UPDATE events SET number = (SELECT COUNT(*) FROM events AS earlier"
+            " WHERE earlier.table_id = events.table_id AND earlier.version < events.version)"
+        )
+    else:  # one pass, however long the logs
+        op.execute(
+            "UPDATE events SET number = numbered.number FROM (SELECT table_id, version,"
+            " ROW_NUMBER() OVER (PARTITION BY table_id ORDER BY version) - 1 AS number"
+            " FROM events) AS numbered"
+            " WHERE events.table_id = numbered.table_id AND events.version = numbered.version"
+        )
+    if sqlite:
         # SQLite cannot change a primary key in place: batch mode copies the table. (It
         # warns that the copied table's key differs from the old one's: that is the point.)
         with warnings.catch_warnings():
