@@ -286,6 +286,22 @@ async def test_a_bot_move_whose_commit_is_unknown_is_not_played_twice(world: Wor
     assert table.actions == [e.action for e in log]
 
 
+async def test_a_bot_table_settles_an_unknown_commit_when_the_log_is_back(world: World) -> None:
+    table = await world.hall.create(2, {0: "random", 1: "random"}, {"first_leader": 0})
+    world.faults.unknown_next(stored=True)
+    world.log.read_back_down = True
+    await world.watch(table)
+    await until(lambda: table.pending is not None)
+    await settle()
+    assert table.game.action_count == 0  # stored, but not known to be: nothing applied
+    world.log.read_back_down = False
+    await world.clock.advance(1.0)  # the bot tries again; its act settles the table first
+    await until(lambda: table.game.action_count >= 3)
+    log = world.db.logs[table.id]
+    assert [e.number for e in log] == list(range(len(log)))
+    assert table.actions == [e.action for e in log][: len(table.actions)]
+
+
 # ---------------------------------------------------------------- bots
 
 

@@ -65,8 +65,8 @@ class BotTurns:
     def schedule(self, table: LiveTable) -> None:
         """If a bot is to move at ``table`` and the table is not paused, let it move once."""
         game = table.game
-        if table.status != "playing" or game.is_over or table.pending is not None:
-            return
+        if table.status != "playing" or game.is_over:
+            return  # (an unsettled action is settled by the bot's own act, first thing)
         seat = game.current_player
         if seat is None:
             return
