@@ -17,8 +17,9 @@ import {
   emptyModel,
   isMyTurn,
   keepSelection,
+  nextCardIndex,
   scoreShown,
-  seatOrder,
+  seatPlaces,
   seatStatus,
   selectionVerdict,
   takeableCards,
@@ -43,6 +44,8 @@ const S = {
   // Scores as penalty points counting up, or counting down from the target (as on Board
   // Game Arena): the same rules, two presentations (RULES.md).
   scoreView: localStorage.getItem(SCORE_KEY) === "countdown" ? "countdown" : "points",
+  sideTab: "scores", // the side panel's open tab
+  drawerOpen: false, // the side panel on phones
   connection: null,
   status: "connecting",
   announced: "",
@@ -311,6 +314,7 @@ function render() {
 function draw() {
   document.title = titleText();
   clear(main);
+  document.body.classList.remove("in-game");
   const waiting = S.table.status === "waiting";
   if (S.mode === "play" && S.seat === null && !S.token && S.table.status === "waiting") main.append(renderJoin());
   if (waiting) {
@@ -321,6 +325,7 @@ function draw() {
     main.append(h("p.loading", {}, S.loaded ? t("waiting_for_state") : t("loading")));
     return;
   }
+  document.body.classList.add("in-game");
   main.append(renderGame());
   renderHand();
   renderActions();
@@ -414,66 +419,165 @@ function turnText(st) {
   return t(turn.key, { ...turn.params, name: turn.seat === undefined ? "" : nameOf(turn.seat) });
 }
 
+/**
+ * The one-screen table: the turn banner, the other players around the felt, the set on
+ * the table in the middle, my seat and hand at the bottom with Play / Pass / Clear; the
+ * scores and the move log in a side panel (a drawer on phones). Each seat has empty slots
+ * for a clock and a presence dot, filled by later features.
+ */
 function renderGame() {
   const st = S.state;
   const mineTurn = isMyTurn(st, S.seat);
-  const summaries = st.outcome ? handSummaries(S.events, st.players) : [];
-  const summary = S.summaryOpen || summaries[summaries.length - 1] || null;
-  const banner = h("div.turn-banner", { id: "turn", "data-testid": "turn", class: mineTurn ? "mine" : "" }, turnText(st));
-  const sub = h(
+  const places = seatPlaces(st.players, S.seat);
+  const around = { left: [], top: [], right: [] };
+  for (const { seat, place } of places) if (place !== "bottom") around[place].push(renderPlayer(st, seat, place));
+  const drawerButton = h(
+    "button.ghost.drawer-toggle",
+    {
+      type: "button",
+      "aria-controls": "side",
+      "aria-expanded": S.drawerOpen ? "true" : "false",
+      "data-testid": "drawer-toggle",
+      onclick: () => {
+        S.drawerOpen = !S.drawerOpen;
+        render();
+      },
+    },
+    t("scores_and_moves"),
+  );
+  const head = h(
+    "div.stage-head",
+    {},
+    h("div.turn-banner", { id: "turn", "data-testid": "turn", class: mineTurn ? "mine" : "" }, turnText(st)),
+    drawerButton,
+  );
+  const ring = h(
+    "div.ring",
+    { role: "group", "aria-label": t("players"), class: `opponents-${places.filter((p) => p.place !== "bottom").length}` },
+    h("div.seats-top", {}, around.top),
+    h("div.seats-left", {}, around.left),
+    h("div.seats-right", {}, around.right),
+    renderTableArea(st),
+  );
+  const mine = S.seat !== null && !st.outcome ? renderMySeat(st) : null;
+  const stage = h("div.stage", { class: mine ? "" : "no-hand" }, head, ring, mine);
+  return h("div.game", { "data-testid": "game", class: S.drawerOpen ? "drawer-open" : "" }, stage, renderSide(st));
+}
+
+/** One player's place at the table: name, points, hand size, status, known cards. */
+function renderPlayer(st, seat, place) {
+  const info = S.table && S.table.seats[seat];
+  const status = seatStatus(st, S.events, seat);
+  const classes = ["player", `place-${place}`];
+  if (status.toMove) classes.push("to-move");
+  if (isMine(seat)) classes.push("me");
+  if (status.passed) classes.push("passed");
+  const badges = [];
+  if (isMine(seat)) badges.push(h("span.badge.you", {}, t("you")));
+  if (info && info.bot) badges.push(h("span.badge.bot", { title: t("bot_badge", { level: levelName(info.bot) }) }, t("bot_badge", { level: levelName(info.bot) })));
+  if (status.toMove) badges.push(h("span.badge.turn", { title: t("to_move") }, t("to_move")));
+  if (status.passed) badges.push(h("span.badge.pass", { title: t("passed") }, t("passed")));
+  if (status.leader) badges.push(h("span.badge.leader", { title: t("hand_leader") }, t("hand_leader_short")));
+  const known = status.known;
+  return h(
+    "article",
+    { class: classes.join(" "), "data-seat": String(seat), "aria-current": status.toMove ? "true" : null },
+    h(
+      "div.player-head",
+      {},
+      h("span.presence", { "data-slot": "presence" }),
+      h("span.player-name", { title: nameOf(seat) }, nameOf(seat)),
+      h("span.clock", { "data-slot": "clock" }),
+    ),
+    h("div.player-line", {}, h("span.player-score", { title: t("points") }, scoreText(st, status.points)), backsEl(status.handSize)),
+    h("div.badges", {}, badges),
+    known.length && !isMine(seat) ? h("div.known", { title: t("known_cards") }, h("span.small", {}, t("known_cards")), cardRow(known, "xs")) : null,
+  );
+}
+
+/** My seat at the bottom of the table: my line (like the others'), my hand, the buttons. */
+function renderMySeat(st) {
+  return h(
+    "section.myseat",
+    { "aria-label": t("your_hand") },
+    renderPlayer(st, S.seat, "bottom"),
+    st.hand ? h("div.myhand", { id: "me" }) : null,
+  );
+}
+
+/** The side panel (a drawer on phones): tabs for the scores and the move log. */
+function renderSide(st) {
+  const tabs = [
+    ["scores", t("scores"), () => renderScores(st)],
+    ["log", t("move_log"), () => renderLog()],
+  ];
+  const tablist = h(
+    "div.side-tabs",
+    { role: "tablist", "aria-label": t("scores_and_moves") },
+    tabs.map(([key, label]) =>
+      h(
+        "button",
+        {
+          type: "button",
+          role: "tab",
+          id: `tab-${key}`,
+          "aria-selected": S.sideTab === key ? "true" : "false",
+          "aria-controls": `panel-${key}`,
+          tabindex: S.sideTab === key ? "0" : "-1",
+          "data-testid": `tab-${key}`,
+          onclick: () => {
+            S.sideTab = key;
+            render();
+          },
+        },
+        label,
+      ),
+    ),
+  );
+  const panels = tabs.map(([key, , draw]) =>
+    h("div.side-panel", { role: "tabpanel", id: `panel-${key}`, "aria-labelledby": `tab-${key}`, hidden: S.sideTab !== key }, S.sideTab === key ? draw() : null),
+  );
+  const meta = h(
     "div.game-meta",
     {},
     h("span", {}, t("hand_n", { n: st.hand_number })),
     h("span", {}, optionsSummaryText(st.options, st.players)),
     S.seat === null ? h("span.badge.watch", {}, t("watching")) : null,
   );
-  const board = h(
-    "div.board",
-    {},
-    st.outcome ? renderFinal(st) : null,
-    summary ? renderSummary(summary) : null,
-    renderPlayers(st),
-    st.outcome ? null : renderTableArea(st),
-    S.seat !== null && st.hand && !st.outcome ? h("section.myhand", { id: "me", "aria-label": t("your_hand") }) : null,
+  const close = h(
+    "button.ghost.drawer-close",
+    {
+      type: "button",
+      "aria-label": t("close"),
+      onclick: () => {
+        S.drawerOpen = false;
+        render();
+      },
+    },
+    "×",
   );
-  const side = h("aside.side", {}, renderScores(st), renderLog(st), S.seat !== null && !st.outcome ? renderSeatLink() : null);
-  return h("div.game", { "data-testid": "game" }, banner, sub, h("div.layout", {}, board, side));
-}
-
-function renderPlayers(st) {
-  // Start from my left neighbour so the order around the table reads naturally.
-  const seats = seatOrder(st.players, S.seat);
   return h(
-    "section.players",
-    { "aria-label": t("players") },
-    seats.map((seat) => {
-      const info = S.table && S.table.seats[seat];
-      const status = seatStatus(st, S.events, seat);
-      const classes = ["player"];
-      if (status.toMove) classes.push("to-move");
-      if (isMine(seat)) classes.push("me");
-      if (status.passed) classes.push("passed");
-      const badges = [];
-      if (isMine(seat)) badges.push(h("span.badge.you", {}, t("you")));
-      if (info && info.bot) badges.push(h("span.badge.bot", {}, t("bot_badge", { level: levelName(info.bot) })));
-      if (status.toMove) badges.push(h("span.badge.turn", {}, t("to_move")));
-      if (status.passed) badges.push(h("span.badge.pass", {}, t("passed")));
-      if (status.leader) badges.push(h("span.badge.leader", { title: t("hand_leader") }, t("hand_leader_short")));
-      const known = status.known;
-      return h(
-        "article",
-        { class: classes.join(" "), "data-seat": String(seat), "aria-current": seat === st.to_move ? "true" : null },
-        h("div.player-name", {}, nameOf(seat)),
-        h("div.player-line", {}, h("span.player-score", { title: t("points") }, scoreText(st, status.points)), backsEl(status.handSize)),
-        h("div.badges", {}, badges),
-        known.length && !isMine(seat) ? h("div.known", {}, h("span.small", {}, t("known_cards")), cardRow(known, "xs")) : null,
-      );
-    }),
+    "aside.side",
+    { id: "side", "aria-label": t("scores_and_moves") },
+    h("div.side-head", {}, meta, close),
+    tablist,
+    panels,
+    S.seat !== null && !st.outcome ? renderSeatLink() : null,
   );
 }
 
 function renderTableArea(st) {
   const area = h("section.table-area", { "aria-label": t("table_set"), "data-testid": "table-area" });
+  if (st.outcome) {
+    // The game's end: the standings and the last hand's summary take the felt.
+    const summaries = handSummaries(S.events, st.players);
+    const last = summaries[summaries.length - 1];
+    area.classList.add("game-end");
+    area.append(renderFinal(st), last ? renderSummary(last) : null);
+    return area;
+  }
+  // A hand's end: its summary lies over the felt, the table still visible around it.
+  if (S.summaryOpen) area.append(renderSummary(S.summaryOpen));
   if (st.decision === "take" && st.beaten && st.beaten.length) {
     const taker = st.to_move;
     const mine = isMine(taker);
@@ -543,11 +647,32 @@ function renderHand() {
     return el;
   });
   me.append(
-    h("div.myhand-head", {}, h("h2", {}, t("your_hand_n", { n: st.hand.length })), sortButtons),
-    h("div.hand", { "data-testid": "hand" }, cards),
-    h("div.selection", { id: "selection", "aria-live": "polite" }),
-    h("div.actions", { id: "actions" }),
+    h("div.hand", { "data-testid": "hand", role: "group", "aria-label": t("your_hand_n", { n: st.hand.length }), onkeydown: onHandKey }, cards),
+    h(
+      "div.hand-foot",
+      {},
+      h("div.selection", { id: "selection", "aria-live": "polite" }),
+      sortButtons,
+      h("div.actions", { id: "actions" }),
+    ),
   );
+}
+
+/** Arrow keys, Home and End move between the cards; Enter plays the selection. */
+function onHandKey(event) {
+  const buttons = [...event.currentTarget.querySelectorAll("button.card")];
+  const index = buttons.indexOf(document.activeElement);
+  if (event.key === "Enter") {
+    event.preventDefault(); // Space selects (the button's own click); Enter plays
+    playSelection();
+    return;
+  }
+  if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(event.key)) return;
+  const next = nextCardIndex(buttons.length, index, event.key);
+  if (next >= 0) {
+    event.preventDefault();
+    buttons[next].focus();
+  }
 }
 
 function renderActions() {
@@ -642,7 +767,7 @@ function renderScores(st) {
     );
   }
   return h(
-    "section.panel.scores",
+    "section.scores",
     { "aria-label": t("scores") },
     h("div.scores-head", {}, h("h2", {}, t("scores"), target ? h("span.small", {}, " ", t("target_points", { n: target })) : null), toggle),
     h("table", {}, h("tbody", {}, rows)),
@@ -671,11 +796,11 @@ function logLine(e) {
 
 function renderLog() {
   const list = h("ol.log", { "data-testid": "log" }, S.events.map(logLine));
-  const box = h("details.panel.log-panel", { open: window.matchMedia("(min-width: 900px)").matches }, h("summary", {}, t("move_log")), list);
   requestAnimationFrame(() => {
-    list.scrollTop = list.scrollHeight;
+    const panel = list.closest(".side-panel");
+    if (panel) panel.scrollTop = panel.scrollHeight;
   });
-  return box;
+  return list;
 }
 
 function renderSummary(summary) {
@@ -702,7 +827,7 @@ function renderSummary(summary) {
       h("tbody", {}, rows),
     ),
     st && !st.outcome
-      ? h("button.secondary", { type: "button", onclick: () => ((S.summaryOpen = null), render()) }, t("continue"))
+      ? h("button.primary", { type: "button", "data-testid": "summary-continue", onclick: () => ((S.summaryOpen = null), render()) }, t("continue"))
       : null,
   );
 }
