@@ -9,7 +9,13 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from odin_cards.server.adapters import Database, SqlEventLog, SqlTableStore, open_database
+from odin_cards.server.adapters import (
+    Database,
+    SqlEventLog,
+    SqlTableStore,
+    open_database,
+    sql_log,
+)
 from odin_cards.server.adapters.sql_schema import make_engine
 from odin_cards.server.domain.ports import (
     CommitUnknown,
@@ -212,6 +218,22 @@ async def test_a_commit_without_answer_is_unknown_and_read_back_settles_it(
         assert await database.log.read_back("t1", 0) is None
         await database.log.append("t1", an_action(0), False)  # the resend is stored
         assert await database.log.read_back("t1", 0) == an_action(0)
+
+
+async def test_an_unforeseen_failure_of_the_log_is_an_unknown_outcome(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await database.store.insert(a_table("t1", "playing"))
+
+    def broken(batch: object) -> None:
+        raise RuntimeError("a bug in the log")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(sql_log, "_statements", broken)
+        with pytest.raises(CommitUnknown):
+            await database.log.append("t1", an_action(0), False)
+    await database.log.append("t1", an_action(0), False)  # the log still runs
+    assert await database.log.read_back("t1", 0) == an_action(0)
 
 
 async def test_an_append_after_the_server_stopped_is_unavailable(database_url: str) -> None:

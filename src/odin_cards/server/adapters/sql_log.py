@@ -55,6 +55,8 @@ class SqlEventLog:
         self.engine = engine
         self.queue: asyncio.Queue[Entry] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
+        self.commits: set[asyncio.Task[None]] = set()
+        """Batches being committed."""
         self.checkpoints: asyncio.Task[None] | None = None
         self.writer = schema.make_sqlite_writer(engine)
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="event-log") if self.writer else None
@@ -71,6 +73,9 @@ class SqlEventLog:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
         self.task = self.checkpoints = None
+        for task in list(self.commits):
+            task.cancel()
+        await asyncio.gather(*self.commits, return_exceptions=True)
         while not self.queue.empty():
             entry = self.queue.get_nowait()
             if not entry.done.done():
@@ -112,21 +117,16 @@ class SqlEventLog:
         # Batches of different tables may commit concurrently: a table appends under its
         # own lock, so it never has two rows in flight. SQLite has one writer.
         slots = asyncio.Semaphore(1 if self.writer is not None else PARALLEL_COMMITS)
-        running: set[asyncio.Task[None]] = set()
-        try:
-            while True:
-                first = await self.queue.get()
-                await slots.acquire()
-                batch = [first]
-                while len(batch) < MAX_BATCH and not self.queue.empty():
-                    batch.append(self.queue.get_nowait())
-                task = asyncio.create_task(self._settle(batch))
-                running.add(task)
-                task.add_done_callback(running.discard)
-                task.add_done_callback(lambda _: slots.release())
-        finally:
-            for task in running:
-                task.cancel()
+        while True:
+            first = await self.queue.get()
+            await slots.acquire()
+            batch = [first]
+            while len(batch) < MAX_BATCH and not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            task = asyncio.create_task(self._settle(batch))
+            self.commits.add(task)
+            task.add_done_callback(self.commits.discard)
+            task.add_done_callback(lambda _: slots.release())
 
     async def _settle(self, batch: list[Entry]) -> None:
         """Commit ``batch`` and tell each entry's table how it went."""
@@ -148,6 +148,12 @@ class SqlEventLog:
             log.error("the event log could not write %d actions: %s", len(batch), error)
             for entry in batch:
                 _fail(entry, type(error)(str(error)))
+            return
+        except Exception:
+            # Not a database failure we know: whether anything was written is unknown.
+            log.exception("the event log failed writing %d actions", len(batch))
+            for entry in batch:
+                _fail(entry, CommitUnknown("the event log failed; its outcome is unknown"))
             return
         for entry in batch:
             if not entry.done.done():
