@@ -24,7 +24,7 @@ from odin_cards.server.domain.broadcast import MemoryBroadcaster
 from odin_cards.server.domain.errors import DomainError
 from odin_cards.server.domain.hall import Hall
 from odin_cards.server.domain.ports import BotRequest, LoggedAction, StoredTable, StoreUnavailable
-from odin_cards.server.domain.table import LiveTable, new_record
+from odin_cards.server.domain.table import LiveTable, hash_token, new_record
 from odin_cards.server.settings import Settings
 
 # ---------------------------------------------------------------- fakes
@@ -411,6 +411,29 @@ async def test_the_store_gives_a_seat_once_to_two_halls_at_the_same_moment(
     assert sorted(type(r).__name__ for r in results) == ["DomainError", "str"]
     assert [r.code for r in results if isinstance(r, DomainError)] == ["taken"]
     assert world.db.tables[table.id].seats[1].name in ("Ann", "Ben")
+
+
+async def test_lobby_writes_whose_commit_is_unknown_are_read_back(world: World) -> None:
+    world.faults.unknown_next(stored=True)
+    table = await world.hall.create(2, {}, {})
+    assert table.id in world.db.tables
+    world.faults.unknown_next(stored=False)
+    with pytest.raises(DomainError) as refused:
+        await world.hall.create(2, {}, {})
+    assert refused.value.code == "unavailable" and len(world.db.tables) == 1
+    world.faults.unknown_next(stored=True)
+    token = await world.hall.take_seat(table, 0, "Ann")
+    assert table.seat_of(token) == 0 == _stored_seat(world, table.id, token)
+    world.faults.unknown_next(stored=False)
+    with pytest.raises(DomainError) as lost:
+        await world.hall.take_seat(table, 1, "Ben")
+    assert lost.value.code == "unavailable" and not table.seats[1].taken
+    assert await world.hall.take_seat(table, 1, "Ben")  # the seat is still free
+
+
+def _stored_seat(world: World, table_id: str, token: str) -> int | None:
+    stored = world.db.tables[table_id]
+    return next((s.seat for s in stored.seats if s.token_hash == hash_token(token)), None)
 
 
 async def test_a_seat_the_store_gave_away_is_taken(world: World) -> None:

@@ -29,9 +29,11 @@ from .ports import (
     BotRunner,
     Broadcaster,
     Clock,
+    CommitUnknown,
     EventLog,
     LoggedAction,
     SeatTaken,
+    StoredTable,
     StoreUnavailable,
     Subscriber,
     TableStore,
@@ -47,6 +49,16 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 def _unavailable(id: str | None = None) -> DomainError:
     return DomainError("unavailable", "the server cannot store this now; try again", id)
+
+
+def _not_found() -> DomainError:
+    return DomainError("not_found", "there is no such table")
+
+
+def _broken(table_id: str) -> DomainError:
+    return DomainError(
+        "broken", f"table {table_id} cannot be restored from its log; it is kept aside"
+    )
 
 
 class Hall:
@@ -108,13 +120,13 @@ class Hall:
         table = self.tables.get(table_id)
         if table is None:
             if not TABLE_ID.fullmatch(table_id):
-                raise DomainError("not_found", f"there is no table {table_id!r}")
+                raise _not_found()
             async with self._loading:
                 table = self.tables.get(table_id)
                 if table is None:
                     table = await self._load(table_id)
         if table.status == "broken":
-            raise DomainError("broken", f"table {table_id} cannot be restored; it is kept aside")
+            raise _broken(table_id)
         if table.id in self._finished:
             self._finished.move_to_end(table.id)
         return table
@@ -125,17 +137,17 @@ class Hall:
         except StoreUnavailable:
             raise _unavailable() from None
         if stored is None:
-            raise DomainError("not_found", f"there is no table {table_id!r}")
+            raise _not_found()
         if stored.table.status == "broken":
-            raise DomainError("broken", f"table {table_id} cannot be restored; it is kept aside")
+            raise _broken(table_id)
         table = await self._rebuild(stored)
         if table is None:
-            raise DomainError("broken", f"table {table_id} cannot be restored; it is kept aside")
+            raise _broken(table_id)
         self._hold(table)
         self.turns.schedule(table)
         return table
 
-    async def _rebuild(self, stored: Any) -> LiveTable | None:
+    async def _rebuild(self, stored: StoredTable) -> LiveTable | None:
         """The table of ``stored``, or ``None`` after marking it broken."""
         try:
             table = LiveTable.replay(stored)
@@ -153,6 +165,14 @@ class Hall:
         if table.status == "finished" and stored.table.status != "finished":
             await self._store_status(table.id, "finished")
         return table
+
+    async def _read_back(self, table_id: str) -> StoredTable | None:
+        """The stored table, to settle a write whose commit's outcome is unknown
+        (``None`` also when it cannot be read now: the write counts as refused)."""
+        try:
+            return await self.store.load(table_id)
+        except StoreUnavailable:
+            return None
 
     async def _store_status(self, table_id: str, status: str) -> None:
         try:
@@ -245,6 +265,9 @@ class Hall:
         record = new_record(_new_id(), game, players, normal, _new_seed(), bots, self.clock.now())
         try:
             await self.store.insert(record)
+        except CommitUnknown:
+            if await self._read_back(record.id) is None:
+                raise _unavailable() from None
         except StoreUnavailable:
             raise _unavailable() from None
         table = LiveTable(record)
@@ -302,6 +325,10 @@ class Hall:
                 await self.store.take_seat(table.id, seat, name, digest, starts)
             except SeatTaken:
                 raise DomainError("taken", f"seat {seat} is taken") from None
+            except CommitUnknown:
+                stored = await self._read_back(table.id)
+                if stored is None or stored.table.seats[seat].token_hash != digest:
+                    raise _unavailable() from None
             except StoreUnavailable:
                 raise _unavailable() from None
             table.seats[seat].name = name
@@ -342,6 +369,9 @@ class Hall:
                 stored.name, stored.bot, stored.token_hash = seat.name, seat.bot, seat.token_hash
             try:
                 await self.store.insert_following(table.to_record(), record)
+            except CommitUnknown:
+                if await self._read_back(record.id) is None:
+                    raise _unavailable() from None
             except StoreUnavailable:
                 raise _unavailable() from None
             following = LiveTable(record)
