@@ -108,6 +108,9 @@ class CatchAll:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):  # start-up failures stay fatal
+            await self.app(scope, receive, send)
+            return
         started = False
 
         async def watched_send(message: Message) -> None:

@@ -5,7 +5,8 @@ socket's buffer drains. A client that never reads would hold its connection (and
 close meant to drop it) forever. :class:`AbortableWebSockets` adds the ASGI extension
 ``odin.abort``: put a close frame on the wire if the socket takes it, then abort the
 transport (its buffer is thrown away). :class:`~.connection.Connection` uses it for
-readers that fall behind.
+readers that fall behind. A handshake refused with an HTTP answer (a quota) is not
+logged as an error.
 """
 
 from __future__ import annotations
@@ -31,6 +32,13 @@ class AbortableWebSockets(WebSocketsSansIOProtocol):
             # The application's task is created but has not run: it sees the extension.
             extensions: dict[str, Any] = self.scope["extensions"]
             extensions[ABORT] = self.abort
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.http.response.body" and not message.get("more_body"):
+            # A refused handshake (an HTTP answer instead of the upgrade) is complete:
+            # uvicorn would otherwise log an error for each one, a flood under attack.
+            self.handshake_complete = True
 
     def abort(self, code: int, reason: str) -> None:
         if self.transport.is_closing():
