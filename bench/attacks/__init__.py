@@ -1,0 +1,1 @@
+"""The attacks of ``bench/limits.py``, one module each, and what they share (``common``)."""
