@@ -6,15 +6,18 @@ close meant to drop it) forever. :class:`AbortableWebSockets` adds the ASGI exte
 ``odin.abort``: put a close frame on the wire if the socket takes it, then abort the
 transport (its buffer is thrown away). :class:`~.connection.Connection` uses it for
 readers that fall behind. A handshake refused with an HTTP answer (a quota) is not
-logged as an error.
+logged as an error. :class:`FirstRequestDeadline` closes connections that never send a
+request.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import Any
 
 import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 
@@ -50,14 +53,57 @@ class AbortableWebSockets(WebSocketsSansIOProtocol):
         self.transport.abort()
 
 
+class FirstRequestDeadline(HttpToolsProtocol):
+    """uvicorn's HTTP protocol with a deadline for the first request's headers.
+
+    uvicorn times out idle connections only after a response; a socket that never sends a
+    request would hold a file descriptor forever (a thousand of them exhaust a common
+    limit, after which nothing works). Such a connection is closed after
+    ``first_request_timeout`` seconds (``Settings.hello_timeout``).
+    """
+
+    first_request_timeout = 5.0
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[arg-type]
+        self._deadline: asyncio.TimerHandle | None = self.loop.call_later(
+            self.first_request_timeout, self._silent
+        )
+
+    def on_headers_complete(self) -> None:
+        self._forget_deadline()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._forget_deadline()
+        super().connection_lost(exc)
+
+    def _forget_deadline(self) -> None:
+        deadline = getattr(self, "_deadline", None)
+        if deadline is not None:
+            deadline.cancel()
+            self._deadline = None
+
+    def _silent(self) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
 def server_config(app: Any, settings: Settings, **options: Any) -> uvicorn.Config:
     """The uvicorn configuration of ``app``: frame cap, no compression, abortable sockets.
 
     ``options`` go to :class:`uvicorn.Config` (host, port, log_level, ...). Logging is
     configured here and guarded (:func:`.logs.guard_logs`): no log level writes frames.
     """
+    http = type(
+        "FirstRequestDeadline",
+        (FirstRequestDeadline,),
+        {"first_request_timeout": settings.hello_timeout},
+    )
     config = uvicorn.Config(
         app,
+        http=http,
         ws=AbortableWebSockets,
         ws_max_size=settings.max_frame,
         # Messages are small; compressing each one costs more CPU than it saves time.
