@@ -84,7 +84,11 @@ def serve_command(
     ] = 4000,
     hello_timeout: Annotated[
         float,
-        typer.Option("--hello-timeout", min=0.1, help="Seconds a new WebSocket has to say hello."),
+        typer.Option(
+            "--hello-timeout",
+            min=0.1,
+            help="Seconds a new WebSocket has to say hello (a connection: to send a request).",
+        ),
     ] = 5.0,
     send_queue: Annotated[
         int,
