@@ -1,5 +1,6 @@
 """The translations are complete: every language has every key the pages use, with the
-same placeholders as English. (Static checks; no browser needed.)"""
+same placeholders as English, and the keys the pages build at run time (bot levels, error
+codes, selection verdicts...) exist too. (Static checks; no browser needed.)"""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-STATIC = Path(__file__).resolve().parents[2] / "src" / "odin_cards" / "server" / "static"
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "src" / "odin_cards" / "server" / "static"
 LANGUAGES = ("en", "de", "fr", "sv", "ca")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -21,10 +23,13 @@ def _strings(lang: str) -> dict[str, str]:
 
 
 def _used_keys() -> set[str]:
-    """Keys named literally in t("...") calls and data-i18n attributes."""
+    """Keys named literally in t("...") calls, in the message keys of the pure state module
+    (`key: "..."`) and in data-i18n attributes."""
     keys: set[str] = set()
     for path in (STATIC / "js").glob("*.js"):
-        keys |= set(re.findall(r"\bt\(\s*\"([a-z0-9_]+)\"", path.read_text(encoding="utf-8")))
+        text = path.read_text(encoding="utf-8")
+        keys |= set(re.findall(r"\bt\(\s*\"([a-z0-9_]+)\"", text))
+        keys |= set(re.findall(r"[{,]\s*key: \"([a-z0-9_]+)\"", text))
     for path in STATIC.glob("*.html"):
         text = path.read_text(encoding="utf-8")
         keys |= set(re.findall(r'data-i18n="([a-z0-9_]+)"', text))
@@ -37,6 +42,53 @@ def test_english_has_every_key_the_pages_use() -> None:
     plural = {k.rsplit("_", 1)[0] for k in english if k.endswith(("_one", "_other"))}
     missing = {k for k in _used_keys() if k not in english and k not in plural}
     assert not missing
+
+
+def _built_keys() -> set[str]:
+    """The keys the pages build at run time, family by family."""
+    from odin_cards.bots import LEVELS
+
+    keys = {f"level_{key}" for key in LEVELS} | {f"level_{key}_desc" for key in LEVELS}
+    protocol = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    codes = re.search(r"code one\s+of (.*?)\.\s", protocol, re.S)
+    assert codes is not None
+    keys |= {f"error_{code}" for code in re.findall(r"`([a-z_]+)`", codes.group(1))}
+    statuses = ("lead_ok", "finish_ok", "lead_one", "beats", "too_low", "size")
+    keys |= {f"sel_{s}" for s in (*statuses, "goat_number_set", "not_a_set", "empty")}
+    keys |= {f"colour_{c}" for c in ("blue", "red", "pink", "green", "black", "orange")}
+    keys |= {f"say_{move}" for move in ("play", "take", "pass")}
+    keys |= {f"rules_{i}" for i in range(1, 7)}
+    keys |= {f"status_{s}" for s in ("waiting", "playing", "finished")}
+    keys |= {"select_hint_tap", "select_hint_click", "sort_colour", "sort_number"}
+    keys |= {"score_points", "score_countdown"}
+    return keys
+
+
+def test_every_key_built_at_run_time_exists() -> None:
+    english = _strings("en")
+    assert not {k for k in _built_keys() if k not in english}
+
+
+def test_every_run_time_key_family_is_known_to_this_test() -> None:
+    """A new t(`prefix_${...}`) in the pages must be added to _built_keys above."""
+    families = set()
+    for path in (STATIC / "js").glob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        families |= set(re.findall(r"\bt\(\s*`([a-z_]+)\$\{", text))
+        families |= set(re.findall(r"\bkey: `([a-z_]+)\$\{", text))
+        families |= set(re.findall(r"hasText\(`([a-z_]+)\$\{", text))
+    known = {re.sub(r"[a-z0-9]+$", "", key) for key in _built_keys()}
+    known |= {"level_"}
+    assert families <= known, families - known
+
+
+def test_the_no_script_message_is_in_every_language() -> None:
+    """Without scripts no language can be chosen: every page says it in all five."""
+    for page in STATIC.glob("*.html"):
+        noscript = re.search(r"<noscript>(.*?)</noscript>", page.read_text(encoding="utf-8"), re.S)
+        assert noscript is not None, page
+        for lang in LANGUAGES:
+            assert f'<span lang="{lang}">{_strings(lang)["noscript"]}</span>' in noscript.group(1)
 
 
 def test_the_language_menu_lists_exactly_the_translated_languages() -> None:

@@ -118,6 +118,8 @@ def test_your_turn_fits_one_screen(
     hand = page.get_by_test_id("hand").locator("button.card")
     expect(hand).to_have_count(9)
     expect(page.get_by_test_id("turn")).to_have_text("Your turn: lead one card")
+    hint = "Tap cards" if SIZES[size].get("has_touch") else "Click cards"
+    expect(page.locator("#selection")).to_contain_text(hint)
     first = hand.first
     if SIZES[size].get("has_touch"):
         first.tap()
@@ -180,3 +182,70 @@ def test_a_spectator_sees_everyone_around_the_table(
     _no_scrolling(page)
     assert _inside(page, ".ring .player") == 5
     page.screenshot(path=str(artifacts / f"table-spectator-{size}.png"))
+
+
+@pytest.mark.parametrize("context", ["1280x720"], indirect=True)
+def test_keyboard_play_and_spoken_moves(context: BrowserContext, server: str) -> None:
+    """Arrow keys move between the cards, Space selects, Enter plays; focus never looks
+    like selection; every move is told to screen readers."""
+    table_id, token = _seated_table(server)
+    page = context.new_page()
+    _open_seat(page, server, table_id, token)
+    hand = page.get_by_test_id("hand").locator("button.card")
+    expect(hand).to_have_count(9)
+    cards = [c.get_attribute("data-card") for c in hand.all()]
+    focused = "() => document.activeElement.dataset.card"
+    hand.first.focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == cards[1]
+    page.keyboard.press("End")
+    assert page.evaluate(focused) == cards[8]
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == cards[0]
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Space")
+    expect(hand.nth(8)).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(focused) == cards[8]
+    page.keyboard.press("Home")
+    looks = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="hand"] button.card')].map((b) => {
+            const s = getComputedStyle(b);
+            return {outline: s.outlineStyle, ring: s.boxShadow.includes("rgb(242, 183, 5)"),
+                    check: getComputedStyle(b, "::before").content};
+        })"""
+    )
+    assert looks[0]["outline"] == "dashed" and not looks[0]["ring"]  # focused, not selected
+    assert looks[8]["outline"] == "none" and looks[8]["ring"]  # selected, not focused
+    assert looks[8]["check"] == '"✓"' and looks[0]["check"] == "none"
+    page.keyboard.press("Enter")
+    expect(hand).to_have_count(8)
+    moves = page.get_by_test_id("moves-announcer")
+    expect(moves).to_have_attribute("aria-live", "polite")
+    label = page.evaluate("async (c) => (await import('/static/js/ui.js')).cardLabel(c)", cards[8])
+    expect(moves).to_contain_text(f"Ann plays {label}")
+    page.wait_for_function("() => window.odin.state.to_move === 2")
+    expect(moves).to_contain_text("Random bot")
+
+
+@pytest.mark.parametrize("context", ["1280x720"], indirect=True)
+def test_cards_keep_their_colour_and_symbol(context: BrowserContext, server: str) -> None:
+    """Small cards show their colour's symbol; unusable cards stay in their colour."""
+    page = context.new_page()
+    page.goto(server + "/")
+    looks = page.evaluate(
+        """async () => {
+            const { cardEl } = await import("/static/js/ui.js");
+            const small = cardEl("R5", { size: "xs" });
+            const big = cardEl("R5", { size: "lg", button: true });
+            big.classList.add("unusable");
+            document.body.append(small, big);
+            const symbol = small.querySelector(".corner.top").getBoundingClientRect();
+            const s = getComputedStyle(big);
+            return { symbol: [symbol.width, symbol.height], opacity: s.opacity,
+                     filter: s.filter, background: s.backgroundColor };
+        }"""
+    )
+    assert min(looks["symbol"]) >= 8
+    assert looks["opacity"] == "1"
+    assert "saturate" not in looks["filter"] and "grayscale" not in looks["filter"]
+    assert looks["background"] == "rgb(210, 52, 42)"  # still red, only darker by the filter

@@ -173,7 +173,8 @@ def test_the_selection_verdict_follows_the_legal_actions(page: Page) -> None:
     assert beats["key"] == "sel_beats" and beats["params"] == {"value": 7, "table": 5}
     mixed = call(page, "selectionVerdict", _state(), 0, ["B3", "R7"])
     assert not mixed["canPlay"] and mixed["verdict"] is False and mixed["key"] == "sel_not_a_set"
-    assert call(page, "selectionVerdict", _state(), 0, [])["key"] == "select_hint"
+    assert call(page, "selectionVerdict", _state(), 0, [])["key"] == "select_hint_click"
+    assert call(page, "selectionVerdict", _state(), 0, [], True)["key"] == "select_hint_tap"
     stuck = call(page, "selectionVerdict", _state(legal=["pass"]), 0, [])
     assert stuck["key"] == "cannot_beat" and stuck["canPass"] and not stuck["canClear"]
     waiting = call(page, "selectionVerdict", _state(to_move=1), 0, ["B7"])

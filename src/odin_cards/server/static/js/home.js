@@ -3,7 +3,7 @@
 import { absoluteUrl, allSeats, api, copyText, rememberSeat } from "./api.js";
 import { initI18n, t } from "./i18n.js";
 import { optionsSummaryText } from "./options-text.js";
-import { clear, h, setupHeader, toast } from "./ui.js";
+import { clear, h, levelDescription, levelName, setLevels, setupHeader, toast } from "./ui.js";
 
 const main = document.getElementById("main");
 const form = {
@@ -55,6 +55,7 @@ async function start() {
   );
   try {
     levels = await api.levels();
+    setLevels(levels);
   } catch {
     levels = [];
   }
@@ -100,7 +101,7 @@ function renderForm() {
   for (let seat = 0; seat < n; seat++) {
     const select = h("select", { id: `seat-${seat}`, "aria-label": t("seat_n", { n: seat + 1 }) });
     select.append(new Option(t("seat_person"), ""));
-    for (const level of levels) select.append(new Option(t("bot_option", { name: level.name }), level.key));
+    for (const level of levels) select.append(new Option(t("bot_option", { name: levelName(level.key) }), level.key));
     select.value = form.seats[seat] || "";
     select.addEventListener("change", () => {
       form.seats[seat] = select.value;
@@ -108,7 +109,7 @@ function renderForm() {
     });
     const level = levels.find((l) => l.key === form.seats[seat]);
     seatRows.push(
-      h("li", {}, h("label", { for: `seat-${seat}` }, t("seat_n", { n: seat + 1 })), select, level ? h("span.help", {}, level.description) : null),
+      h("li", {}, h("label", { for: `seat-${seat}` }, t("seat_n", { n: seat + 1 })), select, level ? h("span.help", {}, levelDescription(level.key)) : null),
     );
   }
   const custom = h("input", {

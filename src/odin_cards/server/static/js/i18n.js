@@ -61,6 +61,11 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
+/** Whether `key` has a text in the page's language or in English. */
+export function hasText(key) {
+  return key in strings || key in english;
+}
+
 /** Fill every element carrying data-i18n (text) or data-i18n-attr ("attr:key;..."). */
 export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);

@@ -77,8 +77,9 @@ export function turnMessage(st, mySeat) {
     if (st.decision === "take") return { key: "turn_you_take", params: {} };
     return { key: "turn_you_follow", params: { value: st.table_value } };
   }
-  const key = st.decision === "lead" ? "turn_other_lead" : st.decision === "take" ? "turn_other_take" : "turn_other_follow";
-  return { key, params: {}, seat };
+  if (st.decision === "lead") return { key: "turn_other_lead", params: {}, seat };
+  if (st.decision === "take") return { key: "turn_other_take", params: {}, seat };
+  return { key: "turn_other_follow", params: {}, seat };
 }
 
 /** Seats in play order starting at my left neighbour (at seat 0 for a spectator). */
@@ -133,9 +134,9 @@ export function takeableCards(legal) {
 /**
  * The selection judged against the position: {key, params} explaining it, `verdict`
  * (true: playable, false: not, null: nothing to judge), and whether Play, Pass and Clear
- * are enabled (before connection state).
+ * are enabled (before connection state). `touch`: the hint says "tap", else "click".
  */
-export function selectionVerdict(st, mySeat, selection) {
+export function selectionVerdict(st, mySeat, selection, touch = false) {
   const legal = new Set(((st && st.legal) || []).map(normalizeAction));
   const mine = isMyTurn(st, mySeat);
   const canPlay = mine && selection.length > 0 && legal.has(normalizeAction(playText(selection)));
@@ -146,7 +147,8 @@ export function selectionVerdict(st, mySeat, selection) {
   if (mine && st.decision === "take") return { ...base, key: "choose_take" };
   if (!selection.length) {
     if (mine && st.decision === "follow" && !usableCards(st.legal).size) return { ...base, key: "cannot_beat" };
-    return mine ? { ...base, key: "select_hint" } : base;
+    if (!mine) return base;
+    return touch ? { ...base, key: "select_hint_tap" } : { ...base, key: "select_hint_click" };
   }
   const judged = judgeSelection(selection, {
     decision: st.decision,

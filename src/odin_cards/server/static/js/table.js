@@ -15,8 +15,10 @@ import { optionsSummaryText } from "./options-text.js";
 import {
   applyUpdate,
   emptyModel,
+  eventMessage,
   isMyTurn,
   keepSelection,
+  newEvents,
   nextCardIndex,
   scoreShown,
   seatPlaces,
@@ -27,7 +29,7 @@ import {
   turnMessage,
   usableCards,
 } from "./table-state.js";
-import { backsEl, cardEl, cardRow, clear, h, levelName, seatName, setLevels, setupHeader, toast } from "./ui.js";
+import { backsEl, cardEl, cardLabel, cardRow, clear, h, levelName, seatName, setLevels, setupHeader, toast } from "./ui.js";
 
 const SORT_KEY = "odin.sort";
 const SCORE_KEY = "odin.scoreView";
@@ -60,7 +62,9 @@ window.odin = S;
 const main = document.getElementById("main");
 const statusEl = h("span.conn", { role: "status", "aria-live": "polite" });
 const announcer = h("div.visually-hidden", { "aria-live": "assertive", id: "announcer" });
-document.body.append(announcer);
+// Every move told in words as it arrives (the turn changes go to the assertive announcer).
+const movesAnnouncer = h("div.visually-hidden", { "aria-live": "polite", id: "moves-announcer", "data-testid": "moves-announcer" });
+document.body.append(announcer, movesAnnouncer);
 
 function names() {
   return (S.state && S.state.names) || (S.table ? S.table.seats.map((s) => s.name || null) : []);
@@ -153,6 +157,7 @@ function onWelcome(msg) {
 }
 
 function onUpdate(msg) {
+  const before = { version: S.version, events: S.events };
   const { model, gap } = applyUpdate(S, msg);
   Object.assign(S, model);
   if (gap) {
@@ -160,6 +165,7 @@ function onUpdate(msg) {
     S.connection.reconnect();
     return;
   }
+  announceMoves(newEvents(before, model));
   S.loaded = true;
   S.selection = keepSelection(S.selection, S.state.hand);
   if (S.state.outcome && S.table) S.table = { ...S.table, status: "finished" };
@@ -286,6 +292,23 @@ function restoreFocus(key) {
   if (!key) return;
   const el = main.querySelector(`${key}:not([disabled])`) || main.querySelector('[data-testid="hand"] button');
   if (el) el.focus({ preventScroll: true });
+}
+
+/** Tell screen readers each move that arrived ("Bob plays blue 3 blue 7, worth 73."). */
+function announceMoves(events) {
+  const said = [];
+  for (const e of events) {
+    const message = eventMessage(e);
+    if (!message) continue;
+    const params = { ...message.params, name: nameOf(message.seat) };
+    if (e.type === "play") params.cards = e.cards.map(cardLabel).join(", ");
+    if (e.type === "take") params.card = cardLabel(e.card);
+    said.push(t(message.key, params));
+  }
+  if (!said.length) return;
+  // Added lines are read out; the last few stay, older ones leave.
+  movesAnnouncer.append(h("p", {}, said.join(" ")));
+  while (movesAnnouncer.childElementCount > 6) movesAnnouncer.firstElementChild.remove();
 }
 
 /** Tell screen readers (and the tab title) when the turn changes, once per change. */
@@ -680,7 +703,8 @@ function renderActions() {
   const box = document.getElementById("actions");
   const selBox = document.getElementById("selection");
   if (!st || !box) return;
-  const verdict = selectionVerdict(st, S.seat, S.selection);
+  // "Tap" on touch screens, "click" (and the keys) with a mouse.
+  const verdict = selectionVerdict(st, S.seat, S.selection, matchMedia("(pointer: coarse)").matches);
   const busy = (S.connection && S.connection.busy) || S.status !== "open";
   if (selBox) {
     selBox.textContent = verdict.key ? t(verdict.key, verdict.params) : "";

@@ -1,7 +1,7 @@
 // Small DOM helpers shared by the pages: element builder, cards, toasts, the header.
 
 import { parseCard, shapeSvg } from "./cards.js";
-import { languageMenu, t, translatePage } from "./i18n.js";
+import { hasText, languageMenu, t, translatePage } from "./i18n.js";
 
 /** h("div.card.red", {attrs}, ...children): a tiny element builder. */
 export function h(tag, attrs = {}, ...children) {
@@ -93,10 +93,23 @@ export function setupHeader(extra = []) {
 }
 
 const levelNames = {};
+const levelDescriptions = {};
 
-/** Remember the bot levels' display names (from GET /api/levels) for seatName. */
+/**
+ * Remember the bot levels (from GET /api/levels) for seatName and the lobby, in the page's
+ * language: `level_<key>` and `level_<key>_desc` when translated, else the server's English
+ * (so that a new level still appears before it is translated).
+ */
 export function setLevels(levels) {
-  for (const level of levels || []) levelNames[level.key] = level.name;
+  for (const level of levels || []) {
+    levelNames[level.key] = hasText(`level_${level.key}`) ? t(`level_${level.key}`) : level.name;
+    levelDescriptions[level.key] = hasText(`level_${level.key}_desc`) ? t(`level_${level.key}_desc`) : level.description;
+  }
+}
+
+/** A bot level's description in the page's language (or the server's English). */
+export function levelDescription(key) {
+  return levelDescriptions[key] || "";
 }
 
 const ICONS = {
