@@ -24,7 +24,7 @@ from odin_cards.server.domain.ports import BotRequest
 
 from .misbehaving_bots import misbehaving
 
-SEARCH_SECONDS = 0.5  # LEVELS["search"].budget
+SEARCH_SECONDS = 0.5  # LEVELS["search"].budget.seconds
 
 
 def request(table_id: str, level: str, moves: int = 0, players: int = 6) -> BotRequest:
@@ -259,24 +259,24 @@ async def test_close_cancels_the_waiting_callers() -> None:
 
 
 async def test_worker_processes_share_time_fairly() -> None:
-    """One search process, five search tables at once and a heuristic table: the heuristic
-    move comes before the first search ends, and the five turn over in about the target
-    (at full budget they would take 5 x 0.5 s)."""
-    runner = ProcessBotRunner(1, target_latency=1.0)
+    """One search process, five expert tables at once and a heuristic table: the heuristic
+    move comes before the second search ends, and the five turn over in about the 2 s
+    target (0.4 s each; at full budget they would take 5 x 2 s)."""
+    runner = ProcessBotRunner(1, target_latency=2.0)
     try:
         await asyncio.wait_for(runner.started(), 60)
         started = time.perf_counter()
-        asks = [request(f"s{n}", "search", moves=n) for n in range(5)]
+        asks = [request(f"s{n}", "expert") for n in range(5)]  # many legal moves each
         searches = [await submit(runner, req) for req in asks]
         quick = request("h", "heuristic", moves=3)
         assert legal(quick, await asyncio.wait_for(runner.move(quick), 10))
-        assert sum(task.done() for task in searches) == 0
-        moves = await asyncio.wait_for(asyncio.gather(*searches), 20)
+        assert sum(task.done() for task in searches) <= 1
+        moves = await asyncio.wait_for(asyncio.gather(*searches), 30)
         elapsed = time.perf_counter() - started
     finally:
         runner.close()
     assert all(legal(req, move) for req, move in zip(asks, moves, strict=True))
-    assert elapsed < 4 * SEARCH_SECONDS  # 0.2 s each, not 0.5 s
+    assert elapsed < 5.0
 
 
 def _gone(pid: int) -> bool:
@@ -311,7 +311,7 @@ async def test_a_failing_dying_or_hanging_worker_gets_a_stand_in(
 
         dying = request("die-1", "heuristic", moves=4)
         assert legal(dying, await asyncio.wait_for(runner.move(dying), 10))
-        assert "died" in caplog.text
+        assert "worker, which died" in caplog.text
         await asyncio.wait_for(runner.started(), 60)  # its replacement
 
         hanging = request("hang-1", "heuristic", moves=6)

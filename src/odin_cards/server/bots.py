@@ -314,41 +314,30 @@ class ProcessBotRunner:
         request = job.request
         loop = asyncio.get_running_loop()
         seconds = self.deadline(budget)
+        deadline = asyncio.timeout(seconds)
         replaced = False
         started = self.clock()
         try:
-            async with asyncio.timeout(seconds):
+            async with deadline:
                 move = await loop.run_in_executor(
                     slot.executor, self.think, turn_of(request), budget, secrets.randbits(64)
                 )
-        except TimeoutError:
-            log.error(
-                "the %s bot at table %s still thought after %.1f s; a random move stood in"
-                " and its worker is replaced",
-                request.level,
-                request.table_id,
-                seconds,
-            )
-            replaced = True
-            self._replace(lane, slot)
-            self._stand_in(job)
-        except BrokenProcessPool:
-            log.error(
-                "the worker of the %s bot at table %s died; a random move stood in"
-                " and the worker is replaced",
-                request.level,
-                request.table_id,
-            )
-            replaced = True
-            self._replace(lane, slot)
-            self._stand_in(job)
         except Exception as error:
+            if deadline.expired():
+                problem = f"still thought after {seconds:.1f} s; its worker is replaced"
+            elif isinstance(error, BrokenProcessPool):
+                problem = "lost its worker, which died; the worker is replaced"
+            else:
+                problem = f"failed ({type(error).__name__})"
             log.error(
-                "the %s bot at table %s failed (%s); a random move stood in",
+                "the %s bot at table %s %s; a random move stood in",
                 request.level,
                 request.table_id,
-                type(error).__name__,
+                problem,
             )
+            if deadline.expired() or isinstance(error, BrokenProcessPool):
+                replaced = True
+                self._replace(lane, slot)
             self._stand_in(job)
         else:
             if budget.seconds is not None:
