@@ -227,3 +227,43 @@ def test_arrow_keys_move_between_cards(page: Page) -> None:
     assert call(page, "nextCardIndex", 9, 4, "End") == 8
     assert call(page, "nextCardIndex", 9, -1, "ArrowRight") == 0
     assert call(page, "nextCardIndex", 0, 0, "ArrowRight") == -1
+
+
+def test_pass_for_the_rest_of_the_round_lasts_one_round(page: Page) -> None:
+    events = [DEAL, {"index": 1, "type": "play", "seat": 2, "text": "play K5", "value": 5}]
+    assert call(page, "roundKey", events) == 0
+    prefs = {"autoPass": False, "autoTake": False}
+    auto = call(page, "automaticAction", _state(), 0, events, prefs, 0)
+    assert auto == {"action": "pass", "key": "pass_round_done", "params": {}}
+    later = [*events, {"index": 2, "type": "round", "leader": 2}]
+    assert call(page, "roundKey", later) == 2
+    assert call(page, "automaticAction", _state(), 0, later, prefs, 0) is None
+    assert call(page, "automaticAction", _state(to_move=1), 0, events, prefs, 0) is None
+    assert call(page, "automaticAction", _state(decision="lead"), 0, events, prefs, 0) is None
+
+
+def test_auto_pass_only_when_nothing_beats_the_table(page: Page) -> None:
+    on = {"autoPass": True, "autoTake": False}
+    stuck = _state(legal=["pass"], table_value=98)
+    assert call(page, "automaticAction", stuck, 0, [DEAL], on, None) == {
+        "action": "pass",
+        "key": "auto_pass_done",
+        "params": {"value": 98},
+    }
+    assert call(page, "automaticAction", _state(), 0, [DEAL], on, None) is None  # B7 beats
+    off = {"autoPass": False, "autoTake": False}
+    assert call(page, "automaticAction", stuck, 0, [DEAL], off, None) is None
+
+
+def test_auto_take_only_when_one_card_can_be_taken(page: Page) -> None:
+    on = {"autoPass": False, "autoTake": True}
+    one = _state(decision="take", legal=["take K5"])
+    assert call(page, "automaticAction", one, 0, [DEAL], on, None) == {
+        "action": "take K5",
+        "key": "auto_take_done",
+        "params": {"card": "K5"},
+    }
+    two = _state(decision="take", legal=["take K5", "take R5"])
+    assert call(page, "automaticAction", two, 0, [DEAL], on, None) is None
+    off = {"autoPass": False, "autoTake": False}
+    assert call(page, "automaticAction", one, 0, [DEAL], off, None) is None

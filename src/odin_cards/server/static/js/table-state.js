@@ -206,3 +206,30 @@ export function nextCardIndex(count, index, key) {
   if (index < 0) return step < 0 ? count - 1 : 0;
   return (index + step + count) % count;
 }
+
+/** Where the current round began: the index of the last deal or round event (-1: none). */
+export function roundKey(events) {
+  for (let i = events.length - 1; i >= 0; i--) if (events[i].type === "deal" || events[i].type === "round") return events[i].index;
+  return -1;
+}
+
+/**
+ * The move the viewer's automation preferences make now, or null: {action, key, params}
+ * where key names the message that logs it. `prefs`: {autoPass, autoTake}; `passRound`:
+ * the roundKey at which "pass for the rest of this round" was chosen (null: not chosen),
+ * valid while that round lasts. Never a lead, never a play: only pass and take.
+ */
+export function automaticAction(st, mySeat, events, prefs, passRound) {
+  if (!isMyTurn(st, mySeat) || !st.legal) return null;
+  if (st.decision === "take") {
+    const takes = takeableCards(st.legal);
+    if (prefs.autoTake && takes.length === 1) return { action: `take ${takes[0]}`, key: "auto_take_done", params: { card: takes[0] } };
+    return null;
+  }
+  if (st.decision !== "follow" || !st.legal.includes("pass")) return null;
+  if (passRound !== null && passRound !== undefined && passRound === roundKey(events)) {
+    return { action: "pass", key: "pass_round_done", params: {} };
+  }
+  if (prefs.autoPass && !usableCards(st.legal).size) return { action: "pass", key: "auto_pass_done", params: { value: st.table_value } };
+  return null;
+}

@@ -12,14 +12,17 @@ import { Connection } from "./connection.js";
 import { handSummaries, winnersOf } from "./history.js";
 import { explainError, initI18n, t } from "./i18n.js";
 import { optionsSummaryText } from "./options-text.js";
+import { loadPrefs, savePrefs } from "./prefs.js";
 import {
   applyUpdate,
+  automaticAction,
   emptyModel,
   eventMessage,
   isMyTurn,
   keepSelection,
   newEvents,
   nextCardIndex,
+  roundKey,
   scoreShown,
   seatPlaces,
   seatStatus,
@@ -47,6 +50,10 @@ const S = {
   // Game Arena): the same rules, two presentations (RULES.md).
   scoreView: localStorage.getItem(SCORE_KEY) === "countdown" ? "countdown" : "points",
   sideTab: "scores", // the side panel's open tab
+  prefs: loadPrefs(), // automation, motion, sound (prefs.js)
+  passRound: null, // roundKey of the round I pass for to its end (null: not chosen)
+  autoNotes: [], // {after: events seen, text}: what my automation did, shown in the log
+  autoVersion: null, // the version my automation last acted at (never twice at one)
   drawerOpen: false, // the side panel on phones
   connection: null,
   status: "connecting",
@@ -331,7 +338,38 @@ function render() {
   } finally {
     restoreFocus(focused);
     announce(S.table.status === "waiting" ? null : S.state);
+    scheduleAutomation();
   }
+}
+
+let automationTimer = null;
+
+/**
+ * My automation preferences act a moment after the position shows (so that the move can
+ * be seen), once per version, and each action is logged where I can see it.
+ */
+function scheduleAutomation() {
+  clearTimeout(automationTimer);
+  if (!S.state || S.seat === null || S.autoVersion === S.version) return;
+  if (!automaticAction(S.state, S.seat, S.events, S.prefs, S.passRound)) return;
+  automationTimer = setTimeout(() => {
+    const auto = automaticAction(S.state, S.seat, S.events, S.prefs, S.passRound);
+    if (!auto || S.autoVersion === S.version || !S.connection || S.connection.busy || S.status !== "open") return;
+    S.autoVersion = S.version;
+    const params = { ...auto.params };
+    if (params.card) params.card = cardLabel(params.card);
+    const text = t(auto.key, params);
+    S.autoNotes.push({ after: S.events.length, text });
+    toast(text);
+    act(auto.action);
+    render();
+  }, 400);
+}
+
+function setPref(name, value) {
+  S.prefs = { ...S.prefs, [name]: value };
+  savePrefs(S.prefs);
+  render();
 }
 
 function draw() {
@@ -529,10 +567,36 @@ function renderMySeat(st) {
 }
 
 /** The side panel (a drawer on phones): tabs for the scores and the move log. */
+/** The viewer's preferences: automation, motion, sound (remembered, prefs.js). */
+function renderSettings() {
+  const check = (name, label, help) =>
+    h(
+      "label.check",
+      {},
+      h("input", {
+        type: "checkbox",
+        id: `pref-${name}`,
+        "data-testid": `pref-${name}`,
+        checked: S.prefs[name],
+        onchange: (e) => setPref(name, e.target.checked),
+      }),
+      h("span", {}, label),
+      help ? h("span.help", {}, help) : null,
+    );
+  return h(
+    "section.settings",
+    { "aria-label": t("settings") },
+    h("h3", {}, t("automation")),
+    check("autoPass", t("pref_auto_pass"), t("pref_auto_pass_help")),
+    check("autoTake", t("pref_auto_take"), t("pref_auto_take_help")),
+  );
+}
+
 function renderSide(st) {
   const tabs = [
     ["scores", t("scores"), () => renderScores(st)],
     ["log", t("move_log"), () => renderLog()],
+    ["settings", t("settings"), () => renderSettings()],
   ];
   const tablist = h(
     "div.side-tabs",
@@ -706,6 +770,7 @@ function renderActions() {
   // "Tap" on touch screens, "click" (and the keys) with a mouse.
   const verdict = selectionVerdict(st, S.seat, S.selection, matchMedia("(pointer: coarse)").matches);
   const busy = (S.connection && S.connection.busy) || S.status !== "open";
+  const passingRound = S.passRound !== null && S.passRound === roundKey(S.events);
   if (selBox) {
     selBox.textContent = verdict.key ? t(verdict.key, verdict.params) : "";
     selBox.className = `selection ${verdict.verdict === true ? "ok" : verdict.verdict === false ? "bad" : ""}`;
@@ -713,6 +778,22 @@ function renderActions() {
   clear(box).append(
     h("button.primary.play", { type: "button", disabled: !verdict.canPlay || busy, onclick: playSelection, "data-testid": "play" }, t("play")),
     h("button.secondary.pass", { type: "button", disabled: !verdict.canPass || busy, onclick: () => act("pass"), "data-testid": "pass" }, t("pass")),
+    h(
+      "button.ghost.pass-round",
+      {
+        type: "button",
+        "aria-pressed": passingRound ? "true" : "false",
+        disabled: isMyTurn(st, S.seat) && st.decision === "lead" && !passingRound,
+        title: t("pass_round_help"),
+        "data-testid": "pass-round",
+        onclick: () => {
+          S.passRound = passingRound ? null : roundKey(S.events);
+          S.autoVersion = null;
+          render();
+        },
+      },
+      t("pass_round"),
+    ),
     h(
       "button.ghost.clear",
       {
@@ -819,7 +900,12 @@ function logLine(e) {
 }
 
 function renderLog() {
-  const list = h("ol.log", { "data-testid": "log" }, S.events.map(logLine));
+  const lines = [];
+  S.events.forEach((e, i) => {
+    lines.push(logLine(e));
+    for (const note of S.autoNotes) if (note.after === i + 1) lines.push(h("li.log-auto", { "data-testid": "auto-note" }, note.text));
+  });
+  const list = h("ol.log", { "data-testid": "log" }, lines);
   requestAnimationFrame(() => {
     const panel = list.closest(".side-panel");
     if (panel) panel.scrollTop = panel.scrollHeight;
