@@ -241,6 +241,39 @@ async def test_cancel_drops_a_tables_work() -> None:
     assert gate.tables() == ["A", "C"]
 
 
+async def test_every_move_asked_is_answered_or_cancelled() -> None:
+    """Twenty callers on seven tables asking, asking again, cancelling, switching levels
+    (so newer requests replace queued ones): every call ends, with a legal move or
+    cancelled, and none waits for ever."""
+    gate = Gate()
+    gate.open()
+    runner = ProcessBotRunner(0, target_latency=0.5, think=gate)
+    rng = random.Random(5)
+    levels = ("random", "heuristic", "search", "expert")
+    outcomes: list[str] = []
+
+    async def caller(n: int) -> None:
+        for moves in range(4):
+            req = request(f"t{n % 7}", rng.choice(levels), moves=moves)
+            task = asyncio.create_task(runner.move(req))
+            if rng.random() < 0.2:
+                runner.cancel(req.table_id)
+            try:
+                assert legal(req, await task)
+                outcomes.append("answered")
+            except asyncio.CancelledError:
+                if not task.cancelled():
+                    raise
+                outcomes.append("cancelled")
+
+    try:
+        await asyncio.wait_for(asyncio.gather(*(caller(n) for n in range(20))), 30)
+    finally:
+        runner.close()
+    assert len(outcomes) == 80
+    assert outcomes.count("answered") >= 7
+
+
 async def test_close_cancels_the_waiting_callers() -> None:
     gate = Gate()
     runner = ProcessBotRunner(0, think=gate)
