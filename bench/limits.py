@@ -27,6 +27,7 @@ import io
 import json
 import os
 import resource
+import shutil
 import subprocess
 import tarfile
 import tempfile
@@ -76,7 +77,7 @@ def version(label: str, where: str) -> Version:
     target = Path(tempfile.mkdtemp(prefix=f"odin-{commit}-"))
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(target, filter="data")
-    return Version(f"{label} ({commit})", target / "src", commit)
+    return Version(f"{label} ({commit})", target / "src", commit, target)
 
 
 def configs(args: argparse.Namespace) -> dict[str, Any]:
@@ -140,6 +141,14 @@ async def attack(
     themselves never overlap.
     """
     servers = [Server(target, nofile) for target in versions]
+    try:
+        return await _attack_each(name, servers, config)
+    finally:  # interrupted (--timeout, Ctrl-C): no server outlives the benchmark
+        for server in servers:
+            server.stop()
+
+
+async def _attack_each(name: str, servers: list[Server], config: Any) -> dict[str, dict[str, Any]]:
     prepared = await asyncio.gather(
         *(_prepare(name, server, config) for server in servers), return_exceptions=True
     )
@@ -147,6 +156,7 @@ async def attack(
     for server, ready in zip(servers, prepared, strict=True):
         print(f"-- {name} on {server.version.label} ...", flush=True)
         load = os.getloadavg()[0]
+        figures: dict[str, Any] = {}
         try:
             if isinstance(ready, BaseException):
                 raise ready
@@ -158,8 +168,9 @@ async def attack(
                 figures["server_exited"] = server.process.returncode
         except Exception as error:
             figures = {"error": f"{type(error).__name__}: {error}"[:300], "log": server.tail()}
+            figures["data"] = str(server.data)
         finally:
-            server.stop()
+            server.stop(keep="error" in figures)
         figures["load_average"] = round(load, 2)
         results[server.version.label] = figures
     return results
@@ -199,7 +210,8 @@ def _good(result: dict[str, Any] | None) -> str:
         return "-"
     if result.get("ok"):
         return f"ok in {result['seconds']} s"
-    return f"FAILED after {result.get('seconds')} s: {result.get('error', '')[:50]}"
+    step = result.get("step", "")
+    return f"FAILED at {step} after {result.get('seconds')} s: {result.get('error', '')[:40]}"
 
 
 def rows(name: str, f: dict[str, Any]) -> list[tuple[str, str]]:
@@ -307,16 +319,21 @@ async def main(args: argparse.Namespace) -> None:
         "results": {},
     }
     print(f"before: {versions[0].src}\nafter:  {versions[1].src}", flush=True)
-    for name in chosen:
-        if name == "bots-spread" and args.attacks is None:
-            earlier = report["results"].get("bots", {})
-            wanted = settings["bots"].tables
-            if all(earlier.get(label, {}).get("accepted", wanted) >= wanted for label in labels):
-                print("(bots-spread skipped: every bot table was accepted)", flush=True)
-                continue
-        results = await attack(name, versions, settings[name], args.nofile)
-        report["results"][name] = results
-        print(table(name, results, labels), "\n", flush=True)
+    try:
+        for name in chosen:
+            if name == "bots-spread" and args.attacks is None:
+                earlier = report["results"].get("bots", {})
+                wanted = settings["bots"].tables
+                if all(earlier.get(lb, {}).get("accepted", wanted) >= wanted for lb in labels):
+                    print("(bots-spread skipped: every bot table was accepted)", flush=True)
+                    continue
+            results = await attack(name, versions, settings[name], args.nofile)
+            report["results"][name] = results
+            print(table(name, results, labels), "\n", flush=True)
+    finally:
+        for target in versions:
+            if target.exported is not None:
+                shutil.rmtree(target.exported, ignore_errors=True)
     report["load_average_end"] = os.getloadavg()
     print(
         f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "

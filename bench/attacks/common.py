@@ -16,6 +16,7 @@ import contextlib
 import multiprocessing
 import os
 import random
+import shutil
 import signal
 import socket
 import struct
@@ -186,6 +187,8 @@ class Version:
     label: str
     src: Path
     commit: str = ""
+    exported: Path | None = None
+    """A temporary directory this benchmark made (``git archive``), removed at the end."""
 
 
 class Server:
@@ -206,6 +209,7 @@ class Server:
         )
         self.pid = self.process.pid
         self._workers: set[int] = set()
+        self.stopped = False
 
     async def ready(self, timeout: float = 90.0) -> None:
         deadline = time.monotonic() + timeout
@@ -226,8 +230,14 @@ class Server:
         text = (self.data / "serve.log").read_text(errors="replace").splitlines()
         return "\n".join(text[-lines:])
 
-    def stop(self) -> None:
-        """SIGTERM, then SIGKILL; bot workers it left behind are killed by their ids."""
+    def stop(self, keep: bool = False) -> None:
+        """SIGTERM, then SIGKILL; bot workers it left behind are killed by their ids.
+
+        The data directory is removed unless ``keep`` (its ``serve.log`` tells what failed).
+        """
+        if self.stopped:
+            return
+        self.stopped = True
         self.remember_workers()
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
@@ -240,6 +250,8 @@ class Server:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         self.log.close()
+        if not keep:
+            shutil.rmtree(self.data, ignore_errors=True)
 
 
 def http_client(base: str, address: str, timeout: float = 30.0, **kw: Any) -> httpx.AsyncClient:

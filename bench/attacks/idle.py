@@ -55,6 +55,7 @@ async def good_client(server: Server, timeout: float) -> dict[str, Any]:
     try:
         await asyncio.wait_for(_play_one_hand(server, result), timeout)
         result["ok"] = True
+        del result["step"]
     except Exception as error:
         result["error"] = f"{type(error).__name__} {error}"[:120]
     result["seconds"] = round(time.monotonic() - started, 1)
@@ -63,17 +64,21 @@ async def good_client(server: Server, timeout: float) -> dict[str, Any]:
 
 async def _play_one_hand(server: Server, result: dict[str, Any]) -> None:
     rng = random.Random(3)
+    result["step"] = "create"
     async with http_client(server.base, GOOD, timeout=10) as http:
         body = {"players": 2, "bots": {"1": "heuristic"}, "options": {"one_hand": True}}
         answer = await http.post("/api/tables", json=body)
         result["create"] = answer.status_code
         answer.raise_for_status()
         table = answer.json()["table"]["id"]
+        result["step"] = "seat"
         seat = await http.post(f"/api/tables/{table}/seats/0", json={"name": "Good"})
         seat.raise_for_status()
         token = seat.json()["token"]
     url = server.base.replace("http://", "ws://") + f"/ws/{table}"
+    result["step"] = "connect"
     async with connect(url, local_addr=(GOOD, 0), max_size=None, open_timeout=10) as ws:
+        result["step"] = "play"
         await ws.send(json.dumps({"type": "hello", "token": token, "version": None}))
         moves = 0
         async for text in ws:
