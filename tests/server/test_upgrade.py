@@ -25,7 +25,7 @@ import pytest
 import sqlalchemy as sa
 
 from odin_cards.games import rules_of
-from odin_cards.server import sqlite_url
+from odin_cards.server import Settings, sqlite_url
 from odin_cards.server.adapters import open_database
 from odin_cards.server.adapters.sql_schema import (
     head_revision,
@@ -34,6 +34,8 @@ from odin_cards.server.adapters.sql_schema import (
     schema_revision,
 )
 from odin_cards.server.domain.ports import StoredTable, TableStore
+
+from .harness import open_client, running
 
 DATA = Path(__file__).parent.parent / "data"
 DATABASE = DATA / "odin-0.1.sqlite3"
@@ -119,6 +121,45 @@ async def test_a_0_1_sqlite_database_upgrades_with_nothing_lost(tmp_path: Path) 
     async with open_database(url) as database:  # what odin serve does at start
         assert await schema_revision(database.engine) == head_revision()
         await check_upgraded(database.store)
+
+
+async def test_the_upgraded_server_resumes_every_game_for_its_players(tmp_path: Path) -> None:
+    shutil.copy(DATABASE, tmp_path / "odin.sqlite3")
+    settings = Settings(
+        database_url=sqlite_url(tmp_path),
+        bot_delay=3600,  # the bots wait: every running game stays where 0.1 left it
+        bot_workers=0,
+        rate=1000,
+        burst=1000,
+        waiting_expiry=100 * 365 * 86400.0,  # the data's waiting tables stay open
+    )
+    rules = rules_of("odin")
+    async with running(settings) as server, server.http() as http:
+        for expected in TABLES:
+            answer = await http.get(f"/api/tables/{expected['id']}")
+            assert answer.status_code == 200, answer.text
+            table = answer.json()["table"]
+            assert (table["status"], table["next_table"]) == (
+                expected["status"],
+                expected["next_table"],
+            )
+            for seat, token in expected["tokens"].items():
+                client = await open_client(server, expected["id"], token)
+                assert client.seat == int(seat)
+                assert client.version == expected["version"]
+                if expected["status"] == "playing" and expected["acks"]:
+                    # An action acknowledged by 0.1, sent again, is acknowledged again.
+                    last = expected["acks"][-1]
+                    if last["seat"] == int(seat):
+                        answer = await client.act("pass", last["id"])
+                        assert (answer["type"], answer["version"]) == ("ack", last["version"])
+                await client.close()
+            if expected["status"] == "finished":
+                record = (await http.get(f"/api/tables/{expected['id']}/record")).json()
+                replayed = rules.load_record(record).replay().outcome
+                recorded = rules.load_record(expected["record"]).replay().outcome
+                assert replayed is not None and recorded is not None
+                assert (replayed.scores, replayed.winners) == (recorded.scores, recorded.winners)
 
 
 async def test_an_upgrade_that_fails_midway_changes_nothing(tmp_path: Path) -> None:
