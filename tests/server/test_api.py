@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from odin_cards.bots import LEVELS
-from odin_cards.server import db
+from odin_cards.server.adapters import sql_schema as db
 from odin_cards.server.app import STATIC
 
 from .harness import Server, new_table, sit

@@ -11,7 +11,8 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from odin_cards.rules import GameRecord
-from odin_cards.server import Settings, db
+from odin_cards.server import Settings
+from odin_cards.server.adapters import sql_schema as db
 
 from .harness import Client, Server, new_table, open_client, running, sit
 

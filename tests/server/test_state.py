@@ -6,16 +6,20 @@ import json
 import random
 from datetime import UTC, datetime
 
-from odin_cards.rules import Options
+from odin_cards.rules import Game, Options
 from odin_cards.rules.view import make_view
-from odin_cards.server.table import LiveTable, Seat
+from odin_cards.server.domain.table import LiveTable, new_record
 
 
 def test_state_is_the_view_without_history_plus_legal_and_names() -> None:
-    seats = [Seat(0, "Ann"), Seat(1, bot="random"), Seat(2, "Cy")]
-    table = LiveTable("t", 3, Options(target=5, goat=True), 7, seats, "playing", datetime.now(UTC))
+    setup = Options(target=5, goat=True).to_dict()
+    record = new_record("t", "odin", 3, setup, 7, {1: "random"}, datetime.now(UTC))
+    record.seats[0].name, record.seats[2].name = "Ann", "Cy"
+    record.status = "playing"
+    table = LiveTable(record)
     rng = random.Random(7)
     game = table.game
+    assert isinstance(game, Game)  # an Odin table's game is the Odin engine's
     while not game.is_over:
         for seat in (None, 0, 1, 2):
             state = json.loads(table.state(seat))

@@ -2,9 +2,9 @@
 
 ``odin serve`` runs :func:`create_app` under uvicorn. Layout: :mod:`.app` (ASGI app and
 pages), :mod:`.api` (lobby HTTP API), :mod:`.ws` and :mod:`.connection` (WebSocket),
-:mod:`.messages` (the protocol's messages), :mod:`.hall` (tables and their changes),
-:mod:`.journal` (group-committed event log), :mod:`.db` (schema and migrations),
-:mod:`.bots` (bot seats in worker processes). The protocol is ``docs/protocol.md``.
+:mod:`.messages` (the protocol's messages), :mod:`.domain` (tables and their changes,
+talking to ports), :mod:`.adapters` (the ports on SQL and in memory), :mod:`.bots` (bot
+seats in worker processes). The protocol is ``docs/protocol.md``.
 """
 
 from .app import create_app

@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from starlette.exceptions import HTTPException
 
 from ..bots import LEVELS
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Options, OptionsError
-from .hall import Hall
-from .table import MAX_TARGET, ApiError, LiveTable
+from .domain.hall import Hall
+from .domain.table import LiveTable
+from .errors import ApiError
+from .messages import valid_table_id
+from .quotas import Quotas, client_address
 
 router = APIRouter(prefix="/api")
+
+MAX_TARGET = 100
+
+MAX_NAME_INPUT = 200
+"""Longest name accepted before it is cleaned (white space collapsed, then at most 24)."""
+_STRICT_OPTIONS = TypeAdapter(Options)
+"""The options' types, checked strictly: ``4.0`` is no whole number, ``true`` no seat."""
 
 
 class _Body(BaseModel):
@@ -20,13 +32,18 @@ class _Body(BaseModel):
 
 
 class NewTable(_Body):
-    players: int
-    bots: dict[str, str] = Field(default_factory=dict)
-    options: dict[str, Any] = Field(default_factory=dict)
+    players: Annotated[int, Field(strict=True)]
+    bots: Annotated[
+        dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=64)]],
+        Field(max_length=MAX_PLAYERS),
+    ] = Field(default_factory=dict)
+    options: Annotated[dict[Annotated[str, Field(max_length=64)], Any], Field(max_length=32)] = (
+        Field(default_factory=dict)
+    )
 
 
 class TakeSeat(_Body):
-    name: str
+    name: Annotated[str, Field(max_length=MAX_NAME_INPUT)]
 
 
 class Token(_Body):
@@ -43,10 +60,9 @@ def _hall(request: Request) -> Hall:
 
 
 async def _table(request: Request, table_id: str) -> LiveTable:
-    table = await _hall(request).get(table_id)
-    if table is None:
-        raise ApiError(404, "not_found", f"there is no table {table_id!r}")
-    return table
+    if not valid_table_id(table_id):
+        raise ApiError(404, "not_found", "there is no such table")
+    return await _hall(request).get(table_id)
 
 
 def check_new_table(body: NewTable) -> tuple[dict[int, str], Options]:
@@ -55,7 +71,7 @@ def check_new_table(body: NewTable) -> tuple[dict[int, str], Options]:
         raise ApiError(422, "bad_players", f"Odin is played by 2 to 6 players, not {body.players}")
     bots: dict[int, str] = {}
     for key, level in body.bots.items():
-        if not key.isdigit() or not 0 <= int(key) < body.players:
+        if not (key.isascii() and key.isdigit()) or not 0 <= int(key) < body.players:
             raise ApiError(422, "bad_bots", f"bot seats are 0 to {body.players - 1}, not {key!r}")
         if level not in LEVELS:
             raise ApiError(
@@ -64,9 +80,14 @@ def check_new_table(body: NewTable) -> tuple[dict[int, str], Options]:
         bots[int(key)] = level
     try:
         options = Options.from_dict(body.options)
+        _STRICT_OPTIONS.validate_json(json.dumps(body.options), strict=True)
         options.check(body.players)
     except (OptionsError, TypeError) as error:
         raise ApiError(422, "bad_options", str(error)) from None
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = ".".join(str(p) for p in problem["loc"]) or "options"
+        raise ApiError(422, "bad_options", f"{where}: {problem['msg']}") from None
     if options.target > MAX_TARGET:
         raise ApiError(422, "bad_options", f"the target is at most {MAX_TARGET} points")
     return bots, options
@@ -83,7 +104,13 @@ async def levels() -> list[dict[str, str]]:
 @router.post("/tables", status_code=201)
 async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     bots, options = check_new_table(body)
-    table = await _hall(request).create(body.players, bots, options)
+    quotas: Quotas = request.app.state.quotas
+    refused = quotas.create_table(client_address(request.scope))
+    if refused is not None:
+        retry = {"Retry-After": str(refused.retry_after)} if refused.retry_after else None
+        raise HTTPException(refused.status, refused.message, headers=retry)
+    client = client_address(request.scope)
+    table = await _hall(request).create(body.players, bots, options.to_dict(), client)
     return {"table": table.to_api()}
 
 

@@ -8,19 +8,23 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException
 
+from . import errors
+from .adapters import open_database
 from .api import router
-from .bots import BotPool
-from .db import make_engine, migrate
-from .hall import Hall
-from .journal import Journal
+from .bots import ProcessBotRunner
+from .connection import EdgeStats
+from .domain.broadcast import MemoryBroadcaster
+from .domain.clock import SystemClock
+from .domain.hall import Hall
+from .errors import ApiError
+from .headers import SecurityHeaders
+from .http_limits import BodyLimit
+from .quotas import Quotas
 from .settings import Settings
-from .table import ApiError
 from .ws import endpoint
 
 STATIC = Path(__file__).parent / "static"
@@ -39,52 +43,47 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.database_url)
-        await migrate(engine)
-        journal = Journal(engine)
-        journal.start()
-        bots = BotPool(settings.bot_workers)
-        hall = Hall(engine, journal, bots, settings)
-        app.state.hall = hall
-        app.state.settings = settings
-        await hall.start()
-        # Everything loaded so far (modules, resumed tables) lives as long as the server:
-        # keep it out of the garbage collector's scans. With thousands of connections a
-        # full collection stalls every table for tens of milliseconds (hundreds on a busy
-        # machine), so collect young objects in larger steps and fully much more rarely.
-        gc.freeze()
-        gc.set_threshold(50_000, 20, 20)
-        try:
-            yield
-        finally:
-            await hall.stop()
-            await journal.stop()
-            bots.close()
-            await engine.dispose()
+        async with open_database(settings.database_url) as database:
+            bots = ProcessBotRunner.from_settings(settings)
+            clock = SystemClock()
+            hall = Hall(database.store, database.log, bots, MemoryBroadcaster(), clock, settings)
+            app.state.hall = hall
+            app.state.settings = settings
+            await hall.start()
+            # Everything loaded so far (modules, resumed tables) lives as long as the server:
+            # keep it out of the garbage collector's scans. With thousands of connections a
+            # full collection stalls every table for tens of milliseconds (hundreds on a
+            # busy machine), so collect young objects in larger steps and fully more rarely.
+            gc.freeze()
+            gc.set_threshold(50_000, 20, 20)
+            try:
+                yield
+            finally:
+                await hall.stop()
+                bots.close()
 
-    app = FastAPI(title="odin-cards", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(
+        title="odin-cards",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/api/openapi.json" if settings.api_docs else None,
+    )
+    app.state.settings = settings
+    app.state.quotas = Quotas(settings)
+    app.state.edge = EdgeStats()
+    # The last added runs first: headers on every answer, then the body cap, then JSON
+    # for any failure nobody handled.
+    app.add_middleware(errors.CatchAll)
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(SecurityHeaders)
     app.include_router(router)
     app.add_api_websocket_route("/ws/{table_id}", endpoint)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     for path, page in PAGES.items():
         app.add_api_route(path, _page(page), methods=["GET"], include_in_schema=False)
 
-    @app.exception_handler(ApiError)
-    async def api_error(_: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse({"error": error.code, "message": error.message}, error.status)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
-        problem = error.errors()[0]
-        where = ".".join(str(p) for p in problem["loc"] if p != "body") or "body"
-        message = f"{where}: {problem['msg']}"
-        return JSONResponse({"error": "invalid", "message": message}, 422)
-
-    @app.exception_handler(HTTPException)
-    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
-        code = "not_found" if error.status_code == 404 else "http_error"
-        return JSONResponse({"error": code, "message": str(error.detail)}, error.status_code)
-
+    errors.install(app)
     return app
 
 

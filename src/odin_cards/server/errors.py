@@ -31,6 +31,7 @@ STORE_DOWN: tuple[type[BaseException], ...] = (
 )
 """Failures that mean the database cannot be used now: 503, try again later."""
 
+
 class ApiError(Exception):
     """An HTTP request refused by the HTTP layer itself: ``status``, a stable ``code`` and a
     human message (the domain's refusals are :class:`DomainError`, mapped by :data:`STATUS`)."""

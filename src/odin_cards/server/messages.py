@@ -7,9 +7,12 @@ is ``malformed``. Server messages are built here and nowhere else.
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from .domain.errors import DomainError
 
 
 class _Message(BaseModel):
@@ -54,22 +57,57 @@ ERROR_CODES = frozenset(
 )
 
 
-class Refusal(Exception):
+class Refusal(DomainError):
     """A client message that is refused with an ``error`` message; nothing changes."""
 
     def __init__(self, code: str, message: str, id: str | None = None) -> None:
         assert code in ERROR_CODES, code
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.id = id
+        super().__init__(code, message, id)
+
+
+MAX_DEPTH = 4
+"""Deepest nesting of arrays and objects a client message may have (it needs 1)."""
+
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def valid_table_id(text: str) -> bool:
+    """Whether ``text`` can be a table id at all (URL-safe, short): others are unknown
+    tables without asking the store (a NUL byte, say, makes PostgreSQL raise)."""
+    return _TABLE_ID.fullmatch(text) is not None
+
+
+def _too_deep(text: str) -> bool:
+    """Whether JSON ``text`` nests deeper than :data:`MAX_DEPTH`, found without parsing
+    (the parser recurses: thousands of ``[`` would raise ``RecursionError``)."""
+    depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
 
 
 def parse(text: str) -> Hello | Act | Ping:
     """Read one client message or raise :class:`Refusal` (``malformed``) saying why."""
+    if _too_deep(text):
+        raise Refusal("malformed", f"a message nests at most {MAX_DEPTH} levels")
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise Refusal("malformed", "a message is one JSON object") from None
     if not isinstance(data, dict):
         raise Refusal("malformed", "a message is one JSON object")
@@ -88,7 +126,7 @@ def dump(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def error(refusal: Refusal) -> str:
+def error(refusal: DomainError) -> str:
     return dump(
         {"type": "error", "code": refusal.code, "message": refusal.message, "id": refusal.id}
     )

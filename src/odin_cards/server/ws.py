@@ -6,16 +6,20 @@ parsing (:mod:`.messages`); any refusal is an ``error`` message that changes not
 
 from __future__ import annotations
 
+import asyncio
 from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import messages as msg
 from .connection import Connection
-from .hall import Hall
+from .domain.errors import DomainError
+from .domain.hall import Hall
+from .domain.table import LiveTable
+from .errors import error_response
 from .messages import Act, Hello, Refusal
+from .quotas import Quotas, client_address
 from .settings import Settings
-from .table import LiveTable
 
 POLICY_VIOLATION = 1008
 
@@ -37,28 +41,51 @@ async def endpoint(websocket: WebSocket, table_id: str) -> None:
     if not origin_allowed(websocket, settings):
         await websocket.close(POLICY_VIOLATION)  # before accept: the handshake is refused
         return
-    await websocket.accept()
-    connection = Connection(websocket, settings)
-    table = await hall.get(table_id)
+    quotas: Quotas = websocket.app.state.quotas
+    address = client_address(websocket.scope)
+    refused = quotas.open_socket(address)
+    if refused is not None:  # refused at the handshake with an HTTP answer that says why
+        await websocket.send_denial_response(
+            error_response(refused.status, refused.code, refused.message)
+        )
+        return
     try:
-        if table is None:
-            connection.send(msg.error(Refusal("not_found", f"there is no table {table_id!r}")))
-            connection.close(POLICY_VIOLATION)
-            await connection.writer
-            return
-        await _serve(websocket, connection, hall, table, settings)
+        await websocket.accept()
+        connection = Connection(websocket, settings, websocket.app.state.edge)
+        table: LiveTable | None = None
+        try:
+            try:
+                if not msg.valid_table_id(table_id):
+                    raise DomainError("not_found", "there is no such table")
+                table = await hall.get(table_id)
+            except DomainError as refusal:
+                connection.send(msg.error(refusal))
+                await connection.finish(POLICY_VIOLATION, refusal.code)
+                return
+            await _serve(websocket, connection, hall, table, settings)
+        finally:
+            if table is not None:
+                hall.leave(table, connection)
+            await connection.stop()
     finally:
-        if table is not None:
-            table.connections.discard(connection)
-        await connection.stop()
+        quotas.close_socket(address)
 
 
 async def _serve(
     websocket: WebSocket, connection: Connection, hall: Hall, table: LiveTable, settings: Settings
 ) -> None:
+    deadline = asyncio.get_running_loop().time() + settings.hello_timeout
     while True:
         try:
-            message = await websocket.receive()
+            if connection.greeted:
+                message = await websocket.receive()
+            else:
+                left = deadline - asyncio.get_running_loop().time()
+                message = await asyncio.wait_for(websocket.receive(), max(0.0, left))
+        except TimeoutError:
+            reason = f"no hello within {settings.hello_timeout:g} seconds"
+            await connection.finish(POLICY_VIOLATION, reason)
+            return
         except (WebSocketDisconnect, RuntimeError):
             return
         if message["type"] == "websocket.disconnect":
@@ -68,8 +95,7 @@ async def _serve(
         if not connection.allow():
             connection.send(msg.error(Refusal("rate_limited", "too many messages: slow down")))
             if connection.refused >= settings.flood:
-                connection.close(POLICY_VIOLATION)
-                await connection.writer
+                await connection.finish(POLICY_VIOLATION, "too many messages")
                 return
             continue
         size = len(text.encode()) if text is not None else len(data or b"")
@@ -84,7 +110,7 @@ async def _serve(
             if text is None:
                 raise Refusal("malformed", "messages are JSON text frames")
             await _handle(connection, hall, table, msg.parse(text))
-        except Refusal as refusal:
+        except DomainError as refusal:  # a Refusal of the transport is one too
             connection.send(msg.error(refusal))
 
 
@@ -92,7 +118,10 @@ async def _handle(
     connection: Connection, hall: Hall, table: LiveTable, message: msg.Hello | msg.Act | msg.Ping
 ) -> None:
     if isinstance(message, Hello):
+        if not connection.allow_hello():
+            raise Refusal("rate_limited", "too many hellos: each one resends the whole table")
         await hall.hello(connection, table, message.token, message.version)
+        connection.greeted = True
     elif isinstance(message, Act):
         if not connection.greeted:
             raise Refusal("malformed", "say hello first", message.id)
