@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
+from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
+from websockets.asyncio.client import connect
 
 from odin_cards.bots import LEVELS
+from odin_cards.server import Settings
 from odin_cards.server.adapters import sql_schema as db
 from odin_cards.server.app import STATIC
 
-from .harness import Server, new_table, sit
+from .harness import Server, new_table, running, sit
 
 
 async def test_levels_come_from_the_bot_registry(server: Server) -> None:
@@ -130,3 +136,33 @@ async def test_pages_are_the_clients_files(server: Server) -> None:
                 assert answer.text == (STATIC / page).read_text()
             else:
                 assert answer.status_code == 404 and answer.json()["error"] == "no_client"
+
+
+async def test_a_table_whose_log_does_not_replay_is_broken_not_dropped(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with running(settings) as server, server.http() as http:
+        broken = await new_table(http, 2, first_leader=0)
+        fine = await new_table(http, 2, first_leader=0)
+        for table in (broken, fine):
+            for seat in (0, 1):
+                await sit(http, table["id"], seat, f"P{seat}")
+    engine = create_async_engine(settings.database_url)
+    async with engine.begin() as connection:  # seat 1 cannot move first: no replay
+        await connection.execute(
+            sa.insert(db.events).values(
+                table_id=broken["id"], number=0, seat=1, action="pass", created=datetime.now(UTC)
+            )
+        )
+    await engine.dispose()
+    with caplog.at_level(logging.ERROR, logger="odin_cards.server.domain.hall"):
+        async with running(settings) as server, server.http() as http:
+            answer = await http.get(f"/api/tables/{broken['id']}")
+            assert answer.status_code == 410 and answer.json()["error"] == "broken"
+            assert (await http.get(f"/api/tables/{fine['id']}")).status_code == 200
+            client = await connect(f"{server.ws}/ws/{broken['id']}")
+            error = json.loads(await client.recv())
+            assert error["type"] == "error" and error["code"] == "broken"
+            await client.close()
+    said = [r.getMessage() for r in caplog.records if "tables broken" in r.getMessage()]
+    assert said == ["1 tables broken; `odin tables broken` lists them"]
