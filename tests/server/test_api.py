@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -166,3 +167,16 @@ async def test_a_table_whose_log_does_not_replay_is_broken_not_dropped(
             await client.close()
     said = [r.getMessage() for r in caplog.records if "tables broken" in r.getMessage()]
     assert said == ["1 tables broken; `odin tables broken` lists them"]
+
+
+async def test_waiting_tables_and_bot_seats_are_capped(settings: Settings) -> None:
+    capped = dataclasses.replace(settings, max_waiting_tables=2, max_bot_seats=3)
+    async with running(capped) as server, server.http() as http:
+        await new_table(http, 2)
+        await new_table(http, 3, {0: "random", 1: "random"})
+        refused = await http.post("/api/tables", json={"players": 2})
+        assert refused.status_code == 503 and refused.json()["error"] == "too_many_tables"
+        bots = {"players": 2, "bots": {"0": "random", "1": "random"}}
+        too_many = await http.post("/api/tables", json=bots)
+        assert too_many.status_code == 429 and too_many.json()["error"] == "too_many_bots"
+        assert too_many.json()["message"]
