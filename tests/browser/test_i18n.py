@@ -61,6 +61,7 @@ def _built_keys() -> set[str]:
     keys |= {f"status_{s}" for s in ("waiting", "playing", "finished")}
     keys |= {"select_hint_tap", "select_hint_click", "sort_colour", "sort_number"}
     keys |= {"score_points", "score_countdown"}
+    keys |= {f"motion_{speed}" for speed in ("normal", "fast", "off")}
     return keys
 
 

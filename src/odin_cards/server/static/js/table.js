@@ -12,7 +12,9 @@ import { Connection } from "./connection.js";
 import { handSummaries, winnersOf } from "./history.js";
 import { explainError, initI18n, t } from "./i18n.js";
 import { optionsSummaryText } from "./options-text.js";
+import { animateEvents, snapshot, UpdateQueue } from "./motion.js";
 import { loadPrefs, savePrefs } from "./prefs.js";
+import { Sound } from "./sound.js";
 import {
   applyUpdate,
   automaticAction,
@@ -54,6 +56,9 @@ const S = {
   passRound: null, // roundKey of the round I pass for to its end (null: not chosen)
   autoNotes: [], // {after: events seen, text}: what my automation did, shown in the log
   autoVersion: null, // the version my automation last acted at (never twice at one)
+  motionLog: [], // {type, seat} of each animation started (motion.js), for the tests
+  shownAt: [], // {version, at}: when each update was shown (performance.now), for the tests
+  sound: null, // the Sound (sound.js)
   drawerOpen: false, // the side panel on phones
   connection: null,
   status: "connecting",
@@ -163,21 +168,63 @@ function onWelcome(msg) {
   render();
 }
 
+S.sound = new Sound(() => S.prefs);
+// Updates that arrive together are shown one after the other (motion.js).
+const updates = new UpdateQueue(showUpdate, () => S.prefs.motion);
+
 function onUpdate(msg) {
+  if (msg.resync) updates.clear(); // everything again: what was queued is in it
+  updates.push(msg);
+}
+
+// Sounds by importance: one per update, the most important of its events.
+const SOUNDS = [
+  ["game_end", "game"],
+  ["hand_end", "hand"],
+  ["round", "round"],
+  ["take", "take"],
+  ["play", "play"],
+];
+
+/** Show one update: fold it into the model, redraw, animate and sound its moves. */
+function showUpdate(msg) {
   const before = { version: S.version, events: S.events };
-  const { model, gap } = applyUpdate(S, msg);
+  const rects = snapshot(main);
+  const { model, gap, summary } = applyUpdate(S, msg);
   Object.assign(S, model);
   if (gap) {
     // We missed events: ask for everything again.
+    updates.clear();
     S.connection.reconnect();
-    return;
+    return false;
   }
-  announceMoves(newEvents(before, model));
+  const fresh = newEvents(before, model);
+  S.shownAt.push({ version: S.version, at: performance.now() });
+  if (S.shownAt.length > 50) S.shownAt.shift();
+  announceMoves(fresh);
   S.loaded = true;
   S.selection = keepSelection(S.selection, S.state.hand);
   if (S.state.outcome && S.table) S.table = { ...S.table, status: "finished" };
+  // A hand's end holds the next hand's first moves until the summary is closed (or a few
+  // seconds pass); the next hand's first move then closes it.
+  if (summary && !S.state.outcome) updates.hold(HOLD_MS);
+  else if (S.summaryOpen && !S.state.outcome && fresh.some((e) => e.type !== "deal")) S.summaryOpen = null;
   render();
+  animateEvents(fresh, {
+    root: main,
+    before: rects,
+    mySeat: S.seat,
+    speed: S.prefs.motion,
+    makeCard: (card) => cardEl(card, { size: "lg" }),
+    log: S.motionLog,
+  });
+  const types = new Set(fresh.map((e) => e.type));
+  const sound = SOUNDS.find(([type]) => types.has(type));
+  if (sound) S.sound.play(sound[1]);
+  return fresh.some((e) => e.type !== "deal");
 }
+
+const HOLD_MS = 6000;
 
 function onAck() {
   refresh(renderActions);
@@ -327,6 +374,7 @@ function announce(st) {
     // Phones buzz briefly on your turn (browsers allow it only after a first tap).
     const active = navigator.userActivation ? navigator.userActivation.hasBeenActive : false;
     if (st && isMine(st.to_move) && !st.outcome && navigator.vibrate && active) navigator.vibrate(80);
+    if (st && isMine(st.to_move) && !st.outcome) S.sound.play("turn");
   }
 }
 
@@ -589,6 +637,40 @@ function renderSettings() {
     h("h3", {}, t("automation")),
     check("autoPass", t("pref_auto_pass"), t("pref_auto_pass_help")),
     check("autoTake", t("pref_auto_take"), t("pref_auto_take_help")),
+    h("h3", {}, t("motion")),
+    h(
+      "div.segmented",
+      { role: "group", "aria-label": t("motion") },
+      ["normal", "fast", "off"].map((speed) =>
+        h(
+          "button",
+          {
+            type: "button",
+            "aria-pressed": S.prefs.motion === speed ? "true" : "false",
+            "data-testid": `motion-${speed}`,
+            onclick: () => setPref("motion", speed),
+          },
+          t(`motion_${speed}`),
+        ),
+      ),
+    ),
+    h("h3", {}, t("sound")),
+    check("sound", t("pref_sound")),
+    h(
+      "label.volume",
+      {},
+      h("span", {}, t("volume")),
+      h("input", {
+        type: "range",
+        min: "0",
+        max: "100",
+        step: "5",
+        value: String(Math.round(S.prefs.volume * 100)),
+        "data-testid": "pref-volume",
+        disabled: !S.prefs.sound,
+        onchange: (e) => setPref("volume", Number(e.target.value) / 100),
+      }),
+    ),
   );
 }
 
@@ -913,6 +995,20 @@ function renderLog() {
   return list;
 }
 
+/** The play that ended a hand, with its cards. */
+function finalPlay(summary) {
+  const last = S.events.slice(0, summary.index).reverse().find((e) => e.type === "play");
+  if (!last) return null;
+  return h("p.final-play", { "data-testid": "final-play" }, t("final_play", { name: nameOf(last.seat) }), " ", cardRow(last.cards, "sm"));
+}
+
+/** Close the hand's summary and show the moves it held back. */
+function closeSummary() {
+  S.summaryOpen = null;
+  render();
+  updates.release();
+}
+
 function renderSummary(summary) {
   const st = S.state;
   const rows = summary.points.map((points, seat) =>
@@ -930,6 +1026,7 @@ function renderSummary(summary) {
     { "data-testid": "hand-summary", role: "region", "aria-label": t("hand_over", { n: summary.hand }) },
     h("h2", {}, t("hand_over", { n: summary.hand })),
     h("p", {}, t("hand_ended_by", { name: nameOf(summary.ender) })),
+    finalPlay(summary),
     h(
       "table.summary-table",
       {},
@@ -937,7 +1034,7 @@ function renderSummary(summary) {
       h("tbody", {}, rows),
     ),
     st && !st.outcome
-      ? h("button.primary", { type: "button", "data-testid": "summary-continue", onclick: () => ((S.summaryOpen = null), render()) }, t("continue"))
+      ? h("button.primary", { type: "button", "data-testid": "summary-continue", onclick: closeSummary }, t("continue"))
       : null,
   );
 }
