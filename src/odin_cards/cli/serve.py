@@ -125,6 +125,13 @@ def serve_command(
         database_url = sqlite_url(data_dir)
     else:
         check_database_url(database_url)
+    from ..server.adapters import check_database
+    from ..server.domain.ports import DatabaseInUse, StoreUnavailable
+
+    try:  # a second server on this database, or none to reach: one line, before starting
+        check_database(database_url)
+    except (DatabaseInUse, StoreUnavailable) as error:
+        raise CommandError(str(error)) from None
     settings = Settings(
         database_url=database_url,
         bot_delay=bot_delay,

@@ -6,8 +6,15 @@ use :class:`~.memory.MemoryDatabase` instead.
 """
 
 from .database import Database, open_database
-from .db_lock import acquire_database
+from .db_lock import acquire_database, check_database
 from .sql_log import SqlEventLog
 from .sql_store import SqlTableStore
 
-__all__ = ["Database", "SqlEventLog", "SqlTableStore", "acquire_database", "open_database"]
+__all__ = [
+    "Database",
+    "SqlEventLog",
+    "SqlTableStore",
+    "acquire_database",
+    "check_database",
+    "open_database",
+]

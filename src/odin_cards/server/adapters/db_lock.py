@@ -10,6 +10,7 @@ it when that connection ends.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import hashlib
@@ -56,6 +57,28 @@ async def acquire_database(url: str) -> AsyncIterator[None]:
         raise StoreUnavailable(f"unsupported database {backend!r} (use SQLite or PostgreSQL)")
 
 
+def check_database(url: str) -> None:
+    """Raise :class:`DatabaseInUse` now if another process owns the database at ``url``, or
+    :class:`StoreUnavailable` (one line, saying why) if it cannot be reached.
+
+    ``odin serve`` calls it before it starts, so a second server is one line of error, not
+    a traceback from the web server's start-up; the server then takes the lock for real
+    (:func:`acquire_database`) for its whole life.
+    """
+
+    async def probe() -> None:
+        async with acquire_database(url):
+            pass
+
+    try:
+        asyncio.run(probe())
+    except DatabaseInUse:
+        raise
+    except StoreUnavailable as error:
+        cause = " ".join(str(error.__cause__ or "").split())[:200]
+        raise StoreUnavailable(f"{error}{': ' + cause if cause else ''}") from None
+
+
 @contextlib.contextmanager
 def _flock(database: Path) -> Iterator[None]:
     path = lock_path(database)
@@ -81,10 +104,10 @@ async def _advisory_lock(url: str) -> AsyncIterator[None]:
         url, poolclass=sa.pool.NullPool, connect_args={"timeout": 5, "command_timeout": 10}
     )
     try:
-        with storing("take the database's lock"):
+        with storing("be reached (to take its lock)"):
             connection = await engine.connect()
         try:
-            with storing("take the database's lock"):
+            with storing("be reached (to take its lock)"):
                 owned = await connection.scalar(
                     sa.select(sa.func.pg_try_advisory_lock(ADVISORY_KEY))
                 )
