@@ -62,6 +62,8 @@ def _built_keys() -> set[str]:
     keys |= {"select_hint_tap", "select_hint_click", "sort_colour", "sort_number"}
     keys |= {"score_points", "score_countdown"}
     keys |= {f"motion_{speed}" for speed in ("normal", "fast", "off")}
+    keys |= {f"theme_{theme}" for theme in ("auto", "light", "dark")}
+    keys |= {f"cards_{size}" for size in ("small", "normal", "large")}
     return keys
 
 

@@ -249,3 +249,54 @@ def test_cards_keep_their_colour_and_symbol(context: BrowserContext, server: str
     assert looks["opacity"] == "1"
     assert "saturate" not in looks["filter"] and "grayscale" not in looks["filter"]
     assert looks["background"] == "rgb(210, 52, 42)"  # still red, only darker by the filter
+
+
+def _open_settings(page: Page, phone: bool) -> None:
+    if phone:
+        page.get_by_test_id("drawer-toggle").tap()
+        page.get_by_test_id("tab-settings").tap()
+    else:
+        page.get_by_test_id("tab-settings").click()
+
+
+@pytest.mark.parametrize("context", ["1280x720", "390x844"], indirect=True)
+def test_dark_theme_and_card_size(
+    context: BrowserContext, server: str, artifacts: Path, request: pytest.FixtureRequest
+) -> None:
+    size = request.node.callspec.params["context"]
+    phone = bool(SIZES[size].get("is_mobile"))
+    table_id, token = _seated_table(server)
+    page = context.new_page()
+    _open_seat(page, server, table_id, token)
+    hand = page.get_by_test_id("hand").locator("button.card")
+    expect(hand).to_have_count(9)
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+    _open_settings(page, phone)
+    colours = "(cards) => cards.map((c) => getComputedStyle(c).backgroundColor)"
+    light = hand.evaluate_all(colours)
+    page.get_by_test_id("theme-dark").click()
+    background = "() => getComputedStyle(document.body).backgroundColor"
+    assert page.evaluate(background) == "rgb(20, 24, 29)"
+    width = hand.first.bounding_box()["width"]  # type: ignore[index]
+
+    page.get_by_test_id("cards-large").click()
+    page.reload()  # both remembered
+    expect(hand).to_have_count(9)
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert hand.first.bounding_box()["width"] > width  # type: ignore[index]
+    assert hand.evaluate_all(colours) == light  # the cards keep their colours
+    hand.first.click()
+    _no_scrolling(page)
+    assert _inside(page, '[data-testid="hand"] button.card') == 9
+    _inside(page, '[data-testid="play"]')
+    page.screenshot(path=str(artifacts / f"table-lead-dark-{size}.png"))
+
+
+def test_the_system_dark_mode_is_followed(browser: Browser, server: str) -> None:
+    context = browser.new_context(color_scheme="dark")
+    try:
+        page = context.new_page()
+        page.goto(server + "/")
+        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    finally:
+        context.close()

@@ -9,9 +9,13 @@ export const DEFAULTS = Object.freeze({
   motion: "normal", // "normal", "fast" or "off" (off by default under prefers-reduced-motion)
   sound: true,
   volume: 0.5, // 0 to 1
+  theme: "auto", // "auto" (the system's), "light" or "dark"
+  cardSize: "normal", // "small", "normal" or "large": the cards in my hand
 });
 
 const MOTIONS = ["normal", "fast", "off"];
+const THEMES = ["auto", "light", "dark"];
+const CARD_SIZES = ["small", "normal", "large"];
 
 export function loadPrefs() {
   let saved = {};
@@ -27,7 +31,16 @@ export function loadPrefs() {
   if (MOTIONS.includes(saved.motion)) prefs.motion = saved.motion;
   if (typeof saved.sound === "boolean") prefs.sound = saved.sound;
   if (typeof saved.volume === "number" && saved.volume >= 0 && saved.volume <= 1) prefs.volume = saved.volume;
+  if (THEMES.includes(saved.theme)) prefs.theme = saved.theme;
+  if (CARD_SIZES.includes(saved.cardSize)) prefs.cardSize = saved.cardSize;
   return prefs;
+}
+
+/** Show the page in the chosen theme and card size (html[data-theme], html[data-cards]). */
+export function applyLook(prefs) {
+  const dark = prefs.theme === "dark" || (prefs.theme === "auto" && globalThis.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches);
+  document.documentElement.dataset.theme = dark ? "dark" : "light";
+  document.documentElement.dataset.cards = prefs.cardSize;
 }
 
 export function savePrefs(prefs) {

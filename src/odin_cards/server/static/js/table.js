@@ -13,7 +13,7 @@ import { handSummaries, winnersOf } from "./history.js";
 import { explainError, initI18n, t } from "./i18n.js";
 import { optionsSummaryText } from "./options-text.js";
 import { animateEvents, snapshot, UpdateQueue } from "./motion.js";
-import { loadPrefs, savePrefs } from "./prefs.js";
+import { applyLook, loadPrefs, savePrefs } from "./prefs.js";
 import { Sound } from "./sound.js";
 import {
   applyUpdate,
@@ -417,6 +417,7 @@ function scheduleAutomation() {
 function setPref(name, value) {
   S.prefs = { ...S.prefs, [name]: value };
   savePrefs(S.prefs);
+  applyLook(S.prefs);
   render();
 }
 
@@ -631,12 +632,32 @@ function renderSettings() {
       h("span", {}, label),
       help ? h("span.help", {}, help) : null,
     );
+  const choice = (name, label, values, prefix) =>
+    h(
+      "div.segmented",
+      { role: "group", "aria-label": label },
+      values.map((value) =>
+        h(
+          "button",
+          {
+            type: "button",
+            "aria-pressed": S.prefs[name] === value ? "true" : "false",
+            "data-testid": `${prefix}-${value}`,
+            onclick: () => setPref(name, value),
+          },
+          t(`${prefix}_${value}`),
+        ),
+      ),
+    );
   return h(
     "section.settings",
     { "aria-label": t("settings") },
     h("h3", {}, t("automation")),
     check("autoPass", t("pref_auto_pass"), t("pref_auto_pass_help")),
     check("autoTake", t("pref_auto_take"), t("pref_auto_take_help")),
+    h("h3", {}, t("look")),
+    choice("theme", t("theme"), ["auto", "light", "dark"], "theme"),
+    choice("cardSize", t("card_size"), ["small", "normal", "large"], "cards"),
     h("h3", {}, t("motion")),
     h(
       "div.segmented",
@@ -995,11 +1016,15 @@ function renderLog() {
   return list;
 }
 
-/** The play that ended a hand, with its cards. */
+/** Who ended a hand, with the play that ended it. */
 function finalPlay(summary) {
   const last = S.events.slice(0, summary.index).reverse().find((e) => e.type === "play");
-  if (!last) return null;
-  return h("p.final-play", { "data-testid": "final-play" }, t("final_play", { name: nameOf(last.seat) }), " ", cardRow(last.cards, "sm"));
+  return h(
+    "p.final-play",
+    { "data-testid": "final-play" },
+    t("hand_ended_by", { name: nameOf(summary.ender) }),
+    last ? cardRow(last.cards, "sm") : null,
+  );
 }
 
 /** Close the hand's summary and show the moves it held back. */
@@ -1024,8 +1049,14 @@ function renderSummary(summary) {
   return h(
     "section.panel.summary",
     { "data-testid": "hand-summary", role: "region", "aria-label": t("hand_over", { n: summary.hand }) },
-    h("h2", {}, t("hand_over", { n: summary.hand })),
-    h("p", {}, t("hand_ended_by", { name: nameOf(summary.ender) })),
+    h(
+      "div.summary-head",
+      {},
+      h("h2", {}, t("hand_over", { n: summary.hand })),
+      st && !st.outcome
+        ? h("button.primary", { type: "button", "data-testid": "summary-continue", onclick: closeSummary }, t("continue"))
+        : null,
+    ),
     finalPlay(summary),
     h(
       "table.summary-table",
@@ -1033,9 +1064,6 @@ function renderSummary(summary) {
       h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("cards_left")), h("th", {}, t("points")), h("th", {}, t("total")))),
       h("tbody", {}, rows),
     ),
-    st && !st.outcome
-      ? h("button.primary", { type: "button", "data-testid": "summary-continue", onclick: closeSummary }, t("continue"))
-      : null,
   );
 }
 

@@ -2,6 +2,7 @@
 
 import { parseCard, shapeSvg } from "./cards.js";
 import { hasText, languageMenu, t, translatePage } from "./i18n.js";
+import { applyLook, loadPrefs } from "./prefs.js";
 
 /** h("div.card.red", {attrs}, ...children): a tiny element builder. */
 export function h(tag, attrs = {}, ...children) {
@@ -83,6 +84,7 @@ export function toast(message, kind = "info") {
 
 /** The page header: brand link, optional extra nodes, language menu; then translate. */
 export function setupHeader(extra = []) {
+  applyLook(loadPrefs());
   const header = document.querySelector("header.top");
   if (header) {
     const slot = header.querySelector(".header-extra");
