@@ -279,7 +279,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase is OVER
 
     @property
     def decision(self) -> str | None:
@@ -288,21 +288,21 @@ class Game:
 
     @property
     def current_player(self) -> int | None:
-        return None if self.phase == OVER else self.to_move
+        return None if self.phase is OVER else self.to_move
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move (empty only when the game is over)."""
         phase = self.phase
-        if phase == FOLLOW:
+        if phase is FOLLOW:
             table = self.table
             assert table is not None
             seat = self.to_move
             plays = beating_plays(self.hands[seat], self.hands_n[seat], table.size, table.value)
             plays.append(PASS_ACTION)
             return plays
-        if phase == LEAD:
+        if phase is LEAD:
             return leads(self.hands[self.to_move])
-        if phase == CHOOSE_TAKE:
+        if phase is CHOOSE_TAKE:
             beaten = self.beaten
             assert beaten is not None
             return [TAKE_ACTIONS[c] for c in cards_of(beaten.mask)]
@@ -328,21 +328,21 @@ class Game:
         Cheap (no text is built), so :meth:`is_legal` can be asked for every action id.
         """
         phase = self.phase
-        if phase == OVER:
+        if phase is OVER:
             return "over"
         kind = action.kind
-        if phase == CHOOSE_TAKE:
+        if phase is CHOOSE_TAKE:
             beaten = self.beaten
             assert beaten is not None
-            return None if kind == TAKE and action.mask & beaten.mask else "must_take"
-        if kind == TAKE:
+            return None if kind is TAKE and action.mask & beaten.mask else "must_take"
+        if kind is TAKE:
             return "nothing_to_take"
-        if kind == PASS:
-            return "leader_pass" if phase == LEAD else None
+        if kind is PASS:
+            return "leader_pass" if phase is LEAD else None
         hand = self.hands[self.to_move]
         if action.mask & ~hand:
             return "not_held"
-        if phase == LEAD:
+        if phase is LEAD:
             if action.size == 1 or action is finishing_lead(hand):
                 return None
             return "lead_size"
@@ -418,7 +418,7 @@ class Game:
             action = parse_action(text)
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise MalformedActionError(f"a seat is a whole number, not {type(seat).__name__}")
-        if self.phase == OVER:
+        if self.phase is OVER:
             raise GameOverError("the game is over")
         if seat is not None and seat != self.to_move:
             raise NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
@@ -524,7 +524,7 @@ class Game:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        if self.phase == OVER:
+        if self.phase is OVER:
             return (
                 f"<Game {self.players} players, over after {self.hand_number} hands, {self.scores}>"
             )
