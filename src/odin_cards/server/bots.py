@@ -41,7 +41,7 @@ import random
 import secrets
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
@@ -49,7 +49,6 @@ from typing import Any
 
 from ..bot_worker import Move, Turn, choose, replay, stand_in, watch_parent
 from ..bots import LEVELS, Budget
-from ..rules import Options
 from .domain.ports import BotRequest
 from .settings import Settings
 
@@ -427,39 +426,9 @@ class ProcessBotRunner:
             os.kill(slot.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
         slot.pid = None
 
-    def _spawn(self, work: Any) -> asyncio.Task[None]:
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(self._warming.discard)
         return task
-
-
-class BotPool:
-    """Today's first-come-first-served pool, kept until the hall moves to the runner port."""
-
-    def __init__(self, workers: int) -> None:
-        self.executor: Executor
-        if workers > 0:
-            self.executor = ProcessPoolExecutor(
-                max_workers=workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=watch_parent,
-                initargs=(os.getpid(),),
-            )
-        else:
-            self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot")
-
-    async def move(
-        self, level: str, players: int, options: Options, seed: int, actions: list[str]
-    ) -> str:
-        turn = Turn("", level, "odin", players, options.to_dict(), seed, tuple(actions))
-        budget = LEVELS[level].budget
-        loop = asyncio.get_running_loop()
-        move = await loop.run_in_executor(self.executor, choose, turn, budget, secrets.randbits(64))
-        if move.error is not None:
-            log.error("the %s bot failed (%s); a random move stood in", level, move.error)
-        return move.action
-
-    def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
