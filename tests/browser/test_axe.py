@@ -137,3 +137,32 @@ def test_axe_finds_a_planted_violation(context: BrowserContext, server: str) -> 
     )
     found = " ".join(_serious(page))
     assert "button-name" in found and "color-contrast" in found
+
+
+@pytest.mark.parametrize("context", ["phone"], indirect=True)
+def test_the_rules_page_in_every_language(
+    context: BrowserContext, server: str, artifacts: Path
+) -> None:
+    """The rules page: reachable from the header, every example drawn with real cards,
+    in each of the five languages, and accessible."""
+    page = context.new_page()
+    page.goto(server + "/")
+    page.get_by_test_id("help-link").tap()
+    page.wait_for_url("**/static/help.html")
+    for lang in ("en", "de", "fr", "sv", "ca"):
+        page.evaluate("(l) => localStorage.setItem('odin.lang', l)", lang)
+        page.reload()
+        strings = json.loads(
+            (
+                Path(__file__).parents[2] / "src/odin_cards/server/static/i18n" / f"{lang}.json"
+            ).read_text(encoding="utf-8")
+        )
+        expect(page.locator("h1")).to_have_text(strings["rules_title"])
+        examples = page.get_by_test_id("example")
+        expect(examples).to_have_count(5)
+        expect(examples.nth(4)).to_contain_text(strings["help_goat_title"])
+        expect(examples.nth(4).locator(".card")).to_have_count(3)
+        assert _serious(page) == [], lang
+    page.evaluate("localStorage.setItem('odin.lang', 'en')")
+    page.reload()
+    page.screenshot(path=str(artifacts / "help-390x844.png"), full_page=True)

@@ -583,7 +583,7 @@ function renderPlayer(st, seat, place) {
   if (isMine(seat)) classes.push("me");
   if (status.passed) classes.push("passed");
   const badges = [];
-  if (isMine(seat)) badges.push(h("span.badge.you", {}, t("you")));
+  if (isMine(seat)) badges.push(h("span.badge.you", { title: t("you") }, t("you")));
   if (info && info.bot) badges.push(h("span.badge.bot", { title: t("bot_badge", { level: levelName(info.bot) }) }, t("bot_badge", { level: levelName(info.bot) })));
   if (status.toMove) badges.push(h("span.badge.turn", { title: t("to_move") }, t("to_move")));
   if (status.passed) badges.push(h("span.badge.pass", { title: t("passed") }, t("passed")));

@@ -89,6 +89,11 @@ export function setupHeader(extra = []) {
   if (header) {
     const slot = header.querySelector(".header-extra");
     if (slot) slot.append(...extra);
+    // The rules, one click away from every page.
+    const lang = header.querySelector(".header-lang");
+    if (lang && !header.querySelector(".help-link")) {
+      lang.before(h("a.help-link", { href: "/static/help.html", "data-testid": "help-link" }, t("help_link")));
+    }
     languageMenu(header.querySelector(".header-lang") || header);
   }
   translatePage();
