@@ -227,9 +227,18 @@ def rows(name: str, f: dict[str, Any]) -> list[tuple[str, str]]:
         )
         out.append(("one resync (bytes)", _f(f["resync_bytes"])))
         out.append(("hellos sent", _f(sum(c["sent"] for c in connections))))
-        closed = [f"{c.get('closed_at_s', '-')}" for c in connections]
-        out.append(("connections closed / at s", f"{f['closed']} / {' '.join(closed)}"))
-        out.append(("close codes", " ".join(_f(c.get("close_code")) for c in connections)))
+        closes = [c for r in connections for c in r["closes"]]
+        closed = f"{len(closes)}"
+        if closes:
+            first = ", ".join(str(r["closes"][0]) for r in connections if r["closes"])
+            closed += f"; first at s: {first}"
+            closed += f"; {', '.join(sorted({r.get('closed_by', '') for r in connections}))}"
+        out.append(("connections closed by the server", closed))
+        refused = sum(r.get("refused", 0) for r in connections)
+        if refused:
+            out.append(("connections refused", str(refused)))
+        codes = " ".join(_f(c.get("close_code")) for c in connections)
+        out.append(("close code left in the last socket", codes))
     elif name.startswith("body"):
         out.append(("RSS MiB start -> peak -> end", _rss(f)))
         out.append(("answers", f["statuses"]))
