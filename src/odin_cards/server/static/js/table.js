@@ -886,7 +886,7 @@ function renderActions() {
       {
         type: "button",
         "aria-pressed": passingRound ? "true" : "false",
-        disabled: isMyTurn(st, S.seat) && st.decision === "lead" && !passingRound,
+        disabled: isMyTurn(st, S.seat) && st.decision !== "follow" && !passingRound,
         title: t("pass_round_help"),
         "data-testid": "pass-round",
         onclick: () => {
@@ -1101,6 +1101,44 @@ function renderFinal(st) {
           : null,
       h("a.button.secondary", { href: `/t/${encodeURIComponent(S.id)}/replay` }, t("open_replay")),
       h("a.button.ghost", { href: "/" }, t("back_home")),
+    ),
+    renderGameStats(st, order),
+  );
+}
+
+/** The game hand by hand: each player's points per hand (from the public events). */
+function renderGameStats(st, order) {
+  const hands = handSummaries(S.events, st.players);
+  if (!hands.length) return null;
+  return h(
+    "section.game-stats",
+    { "data-testid": "game-stats" },
+    h("h3", {}, t("hand_by_hand", { n: hands.length })),
+    h(
+      "div.stats-scroll",
+      { tabindex: "0", role: "region", "aria-label": t("hand_by_hand", { n: hands.length }) },
+      h(
+        "table.summary-table",
+        {},
+        h(
+          "thead",
+          {},
+          h("tr", {}, h("th", {}, ""), hands.map((hand) => h("th", { scope: "col" }, t("hand_short", { n: hand.hand }))), h("th", { scope: "col" }, t("total"))),
+        ),
+        h(
+          "tbody",
+          {},
+          order.map((seat) =>
+            h(
+              "tr",
+              { class: isMine(seat) ? "me" : "" },
+              h("th", { scope: "row" }, nameOf(seat)),
+              hands.map((hand) => h("td.num", {}, String(hand.points[seat]))),
+              h("td.num", {}, String(st.outcome.scores[seat])),
+            ),
+          ),
+        ),
+      ),
     ),
   );
 }
