@@ -7,7 +7,7 @@ ints and short lists, so :meth:`Game.clone` is cheap enough for search bots to c
 thousands of times per decision.
 
 Chance is explicit: every hand's deal comes from the injected ``deals`` or from the
-seed (see :mod:`.deal`), and is written into the history as a ``deal`` event.
+seed (see :mod:`.deal`), and is written into the history as a :class:`.events.Deal`.
 """
 
 from __future__ import annotations
@@ -135,6 +135,7 @@ class Game:
     known: list[int] = field(metadata=_COPIED)
     """Per seat, the cards it took from a beaten set and has not played since (public)."""
     phase: Phase
+    """Always a :class:`Phase` member: the hot paths compare it by identity."""
     to_move: int
     table: Action | None
     table_player: int
