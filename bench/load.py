@@ -201,6 +201,12 @@ async def main(args: argparse.Namespace) -> None:
         odin = Path(sys.executable).with_name("odin")
         command = [str(odin), "serve", "--port", str(port), "--data-dir", str(data)]
         command += ["--bot-delay", "0", "--rate-limit", "1000", "--log-level", "warning"]
+        # Every simulated person connects from 127.0.0.1: the per-address quotas that
+        # protect a public server from one client would refuse the crowd, so they are
+        # raised to fit it (the totals stay the server's defaults where they suffice).
+        sockets = args.tables * args.players + 100
+        command += ["--tables-per-hour", str(args.tables + 100)]
+        command += ["--connections-per-ip", str(sockets), "--max-connections", str(sockets)]
         if args.database_url:
             command += ["--database-url", args.database_url]
         print("server:", " ".join(command), flush=True)
