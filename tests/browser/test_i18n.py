@@ -30,6 +30,7 @@ def _used_keys() -> set[str]:
         text = path.read_text(encoding="utf-8")
         keys |= set(re.findall(r"\bt\(\s*\"([a-z0-9_]+)\"", text))
         keys |= set(re.findall(r"[{,]\s*key: \"([a-z0-9_]+)\"", text))
+        keys |= set(re.findall(r"\bsay: \"([a-z0-9_]+)\"", text))
     for path in STATIC.glob("*.html"):
         text = path.read_text(encoding="utf-8")
         keys |= set(re.findall(r'data-i18n="([a-z0-9_]+)"', text))

@@ -35,7 +35,12 @@ async function start() {
           h("p", {}, t(text)),
         ),
       ),
-      h("p", {}, h("a.button.primary", { href: "/" }, t("back_home"))),
+      h(
+        "p.actions",
+        {},
+        h("a.button.primary", { href: "/static/tutorial.html", "data-testid": "tutorial-link" }, t("tutorial_link")),
+        h("a.button.secondary", { href: "/" }, t("back_home")),
+      ),
     ),
   );
 }

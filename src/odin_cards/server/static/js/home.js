@@ -49,6 +49,7 @@ async function start() {
           {},
           h("summary", {}, t("rules_title")),
           h("ol", {}, [1, 2, 3, 4, 5, 6].map((i) => h("li", {}, t(`rules_${i}`)))),
+          h("p", {}, h("a", { href: "/static/tutorial.html" }, t("tutorial_link")), " · ", h("a", { href: "/static/help.html" }, t("help_examples"))),
         ),
       ),
     ),
