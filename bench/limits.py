@@ -11,8 +11,9 @@ client's latency, and what the attack achieved.
 Attacks (``--attacks``): ``slow`` readers of a finished 6-player game, ``body`` (huge
 request bodies; ``body-chunked`` without a length), table ``spam``, ``bots`` (fairness
 between bot tables; ``bots-spread`` from 20 addresses, run when a version refused some
-tables), ``idle`` sockets under the file limit (``idle-partial``: half a request).
-Everything is bounded in time and count and stops by itself. Loopback only.
+tables), ``idle`` sockets under the file limit (``idle-spread``: from 50 addresses,
+reopening what the server closes; ``idle-partial``: half a request). Everything is
+bounded in time and count and stops by itself. Loopback only.
 
     .venv/bin/python bench/limits.py --quick
     .venv/bin/python bench/limits.py --json limits.json
@@ -42,7 +43,7 @@ from attacks.common import Pinger, Sampler, Server, Version
 ROOT = Path(__file__).resolve().parent.parent
 RELEASE_0_1 = "78a7cce"
 """The commit released as 0.1 (before issue 7's limits)."""
-ATTACKS = (
+ATTACKS = (  # in the order they run
     "slow",
     "body",
     "body-chunked",
@@ -53,7 +54,7 @@ ATTACKS = (
     "idle-spread",
     "idle-partial",
 )
-DEFAULT = ATTACKS[:-1]
+DEFAULT = ATTACKS
 
 
 def version(label: str, where: str) -> Version:
