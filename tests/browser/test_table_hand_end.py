@@ -179,3 +179,8 @@ def test_the_game_end_screen(page: Page, artifacts: Path, request: pytest.Fixtur
     expect(page.get_by_test_id("again")).to_be_visible()
     expect(final.get_by_role("link", name="Replay")).to_be_visible()
     page.screenshot(path=str(artifacts / f"table-game-end-{theme}-{size}.png"))
+    # The replay of the finished game, in the same theme and size.
+    final.get_by_role("link", name="Replay").click()
+    page.get_by_test_id("last").click()
+    expect(page.get_by_test_id("final")).to_be_visible()
+    page.screenshot(path=str(artifacts / f"replay-{theme}-{size}.png"))

@@ -182,6 +182,10 @@ def test_a_spectator_sees_everyone_around_the_table(
     _no_scrolling(page)
     assert _inside(page, ".ring .player") == 5
     page.screenshot(path=str(artifacts / f"table-spectator-{size}.png"))
+    page.evaluate("localStorage.setItem('odin.prefs', JSON.stringify({theme: 'dark'}))")
+    page.reload()
+    expect(page.locator(".ring .player")).to_have_count(5)
+    page.screenshot(path=str(artifacts / f"table-spectator-dark-{size}.png"))
 
 
 @pytest.mark.parametrize("context", ["1280x720"], indirect=True)

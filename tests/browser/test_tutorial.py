@@ -88,3 +88,25 @@ def test_the_tutorial_to_its_end(
         page.screenshot(path=str(artifacts / f"tutorial-end-{theme}-{size}.png"))
     finally:
         context.close()
+
+
+def test_the_new_pages_run_under_the_content_security_policy(browser: Browser, server: str) -> None:
+    """The rules page and the tutorial draw themselves with the server's strict CSP on
+    (no inline script or style): no console error, no page error."""
+    context = browser.new_context(locale="en-GB")
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        answer = page.goto(server + "/static/tutorial.html")
+        assert answer is not None and "script-src 'self'" in answer.headers.get(
+            "content-security-policy", ""
+        )
+        expect(page.get_by_test_id("tutorial-say")).to_contain_text("blue 4")
+        page.locator('[data-testid="hand"] button[data-card="B2"]').click()
+        page.goto(server + "/static/help.html")
+        expect(page.get_by_test_id("example")).to_have_count(5)
+        assert errors == []
+    finally:
+        context.close()
