@@ -18,9 +18,11 @@ from typing import Any
 
 import httpx
 import uvicorn
+from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
 
 from odin_cards.server import Settings, create_app
+from odin_cards.server.transport import server_config
 
 TIMEOUT = 20.0
 
@@ -29,6 +31,7 @@ TIMEOUT = 20.0
 class Server:
     base: str
     settings: Settings
+    app: FastAPI | None = None
 
     @property
     def ws(self) -> str:
@@ -39,16 +42,15 @@ class Server:
 
 
 @asynccontextmanager
-async def running(settings: Settings) -> AsyncIterator[Server]:
+async def running(settings: Settings, log_level: str = "warning") -> AsyncIterator[Server]:
     """The server for ``settings`` on a free loopback port, until the block ends."""
     # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets that say so.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(settings), log_level="warning", ws_max_size=64 * 1024, lifespan="on"
-    )
+    app = create_app(settings)
+    config = server_config(app, settings, log_level=log_level, lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started:
@@ -57,7 +59,7 @@ async def running(settings: Settings) -> AsyncIterator[Server]:
             raise RuntimeError("the server stopped during start-up")
         await asyncio.sleep(0.01)
     try:
-        yield Server(f"http://127.0.0.1:{port}", settings)
+        yield Server(f"http://127.0.0.1:{port}", settings, app)
     finally:
         server.should_exit = True
         await task

@@ -64,6 +64,9 @@ async def test_malformed_messages_are_refused(server: Server) -> None:
         assert error["message"]
     await player.connection.send(b"\x00\x01")
     assert (await player.next_of("error"))["code"] == "malformed"
+    # Deep nesting is refused before the JSON parser recurses (RecursionError, 1006 once).
+    for deep in ("[" * 3000, "[" * 2000 + "]" * 2000, '{"a":' * 600 + "1" + "}" * 600):
+        assert (await _error(player, deep))["code"] == "malformed"
     await _unchanged(player, version)
     # The ids of refused actions are free: the same id works once the action is legal.
     assert (await player.act(legal, id="e"))["type"] == "ack"
@@ -172,8 +175,10 @@ async def test_the_origin_is_checked(server: Server) -> None:
 
 
 async def test_unknown_tables(server: Server) -> None:
-    client = Client(await connect(f"{server.ws}/ws/nosuchtable"))
-    error = await client.next_of("error")
-    assert error["code"] == "not_found"
-    with pytest.raises(ConnectionClosed):
-        await client.receive()
+    # Ids that cannot be ids (a NUL byte made PostgreSQL raise) are unknown without a query.
+    for table_id in ("nosuchtable", "a%00b", "x" * 300, "a.b", "%C3%A9"):
+        client = Client(await connect(f"{server.ws}/ws/{table_id}"))
+        error = await client.next_of("error")
+        assert error["code"] == "not_found"
+        with pytest.raises(ConnectionClosed):
+            await client.receive()
