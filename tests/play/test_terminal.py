@@ -40,7 +40,7 @@ class Terminal:
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
 
-    def expect(self, text: str, timeout: float = 60.0) -> None:
+    def expect(self, text: str, timeout: float = 120.0) -> None:
         deadline = time.monotonic() + timeout
         while text not in self.screen:
             left = deadline - time.monotonic()

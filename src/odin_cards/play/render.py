@@ -17,7 +17,7 @@ from rich.text import Text
 
 from ..rules import Action, View
 from .cards import cards_text
-from .words import event_line
+from .words import event_line, plural
 
 LAST_MOVES = 6
 
@@ -139,7 +139,7 @@ def last_moves(view: View, names: Sequence[str], count: int = LAST_MOVES) -> lis
 
 def hand_line(view: View, sort: str) -> Text:
     text = Text()
-    text.append(f"Your hand ({len(view.hand or ())} cards, by {sort}):", style="bold")
+    text.append(f"Your hand ({plural(len(view.hand or ()), 'card')}, by {sort}):", style="bold")
     text.append("\n  ")
     text.append_text(cards_text(view.hand or (), by=sort, group=True))
     return text
