@@ -208,3 +208,21 @@ def test_a_game_left_with_record_is_resumed(tmp_path: Path) -> None:
     assert " ".join(again.output.split()).endswith(
         f"that game is over (odin replay {record} shows it)"
     )
+
+
+def test_log_all_shows_the_whole_game_with_names() -> None:
+    game = Game.new(2, Options(first_leader=0, target=30), seed=4)
+    script = ["1"] * 400 + ["log all", "quit"]
+
+    def until_hand_two(prompt: str) -> str:
+        if game.hand_number >= 1 and script[0] == "1":
+            del script[: script.index("log all")]
+        return script.pop(0)
+
+    play, out, _ = session(game, [], name="Ada")
+    play.read_line = until_hand_two
+    assert play.run() == "left"
+    text = out.getvalue()
+    log = text[text.index("Hand 2 · lead") :]  # what was printed during the second hand
+    assert "  hand 1: Ada leads" in log  # the earlier hand's moves too, with names
+    assert "  Ada: play" in log and "  Bot 1: " in log

@@ -42,6 +42,7 @@ Commands:
   sort             sort your hand by colour or by number
   show             show the table again
   log              every move of this hand
+  log all          every move of the game
   undo             take back your last move (and the bots' moves since)
   help             this text
   quit             leave the game"""
@@ -52,7 +53,7 @@ class Command:
     """One line of input: an action to try, a command word, or an error to show."""
 
     kind: str
-    """``act``, ``error``, ``empty`` or a command word (``help``, ``quit``, ``sort``, ...)."""
+    """``act``, ``error``, ``empty``, ``log_all`` or a command word (``help``, ``sort``, ...)."""
     action: Action | None = None
     message: str = ""
 
@@ -73,6 +74,8 @@ def parse_command(text: str, decision: str | None, choices: Sequence[Action]) ->
     first = words[0].lower()
     if len(words) == 1 and first in WORDS:
         return Command(WORDS[first])
+    if len(words) == 2 and WORDS.get(first) == "log" and words[1].lower() == "all":
+        return Command("log_all")
     if len(words) == 1 and first.isdigit():
         number = int(first)
         if 1 <= number <= len(choices):

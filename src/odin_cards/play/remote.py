@@ -393,8 +393,9 @@ class RemoteSession:
             self.console.print(hand_line(view, self.sort))
         elif command.kind == "show":
             self.console.print(turn_view(view, self.names, self.sort, choices))
-        elif command.kind == "log":
-            for event in hand_events(view):
+        elif command.kind in ("log", "log_all"):
+            events = view.history if command.kind == "log_all" else hand_events(view)
+            for event in events:
                 text = event_line(event, self.names)
                 if text is not None:
                     self.console.print(Text(f"  {text.strip()}"))
