@@ -226,3 +226,14 @@ def test_log_all_shows_the_whole_game_with_names() -> None:
     log = text[text.index("Hand 2 · lead") :]  # what was printed during the second hand
     assert "  hand 1: Ada leads" in log  # the earlier hand's moves too, with names
     assert "  Ada: play" in log and "  Bot 1: " in log
+
+
+def test_a_pause_comes_between_hands_not_before_the_first() -> None:
+    game = Game.new(2, Options(first_leader=0, target=12), seed=6)
+    play, _, _ = session(game, ["1"] * 2000)
+    pauses: list[int] = []
+    play.pause = lambda: pauses.append(play.game.hand_number)
+    assert play.run() == "over"
+    outcome = game.outcome
+    assert outcome is not None and outcome.hands_played >= 2
+    assert pauses == list(range(1, outcome.hands_played))  # before hands 2, 3, ...
