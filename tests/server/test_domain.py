@@ -538,6 +538,16 @@ async def test_finished_tables_leave_memory_and_load_on_demand() -> None:
     assert world.hall.tables["old"] is old
 
 
+async def test_a_table_asked_for_by_many_at_once_is_loaded_once(world: World) -> None:
+    _finished_table(world, "done")
+    found = await asyncio.gather(*(world.hall.get("done") for _ in range(5)))
+    assert world.store.loads == 1 and all(t is found[0] for t in found)
+    missing = await asyncio.gather(
+        *(world.hall.get("nothing") for _ in range(3)), return_exceptions=True
+    )
+    assert [e.code for e in missing if isinstance(e, DomainError)] == ["not_found"] * 3
+
+
 async def test_a_finished_game_leaves_the_unfinished_tables_for_the_lru() -> None:
     world = World(finished_in_memory=0)
     table, tokens = await world.people_table()

@@ -82,7 +82,8 @@ class Hall:
         self.tables: dict[str, LiveTable] = {}
         self._finished: OrderedDict[str, None] = OrderedDict()
         """Finished tables in memory, least recently used first (evicted beyond the cap)."""
-        self._loading = asyncio.Lock()
+        self._loading: dict[str, asyncio.Future[LiveTable]] = {}
+        """Tables being loaded from the store, by id."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.turns = BotTurns(bots, broadcaster, clock, settings, self.act, self._spawn)
 
@@ -121,10 +122,11 @@ class Hall:
         if table is None:
             if not TABLE_ID.fullmatch(table_id):
                 raise _not_found()
-            async with self._loading:
-                table = self.tables.get(table_id)
-                if table is None:
-                    table = await self._load(table_id)
+            loading = self._loading.get(table_id)
+            if loading is None:  # one load per table, however many ask at once
+                loading = self._loading[table_id] = asyncio.ensure_future(self._load(table_id))
+                loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+            table = await asyncio.shield(loading)
         if table.status == "broken":
             raise _broken(table_id)
         if table.id in self._finished:
