@@ -267,3 +267,10 @@ def test_auto_take_only_when_one_card_can_be_taken(page: Page) -> None:
     assert call(page, "automaticAction", two, 0, [DEAL], on, None) is None
     off = {"autoPass": False, "autoTake": False}
     assert call(page, "automaticAction", one, 0, [DEAL], off, None) is None
+
+
+def test_no_new_action_until_my_last_one_is_shown(page: Page) -> None:
+    assert not call(page, "myUpdatePending", 7, None)
+    assert call(page, "myUpdatePending", 7, 8)  # acknowledged, its update still queued
+    assert not call(page, "myUpdatePending", 8, 8)
+    assert not call(page, "myUpdatePending", 12, 8)

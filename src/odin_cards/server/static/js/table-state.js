@@ -233,3 +233,12 @@ export function automaticAction(st, mySeat, events, prefs, passRound) {
   if (prefs.autoPass && !usableCards(st.legal).size) return { action: "pass", key: "auto_pass_done", params: { value: st.table_value } };
   return null;
 }
+
+/**
+ * Whether my acknowledged action's update is still to be shown (it may wait in the queue
+ * behind other moves): until it is, the page offers no new action, which the server would
+ * refuse as made on an old position.
+ */
+export function myUpdatePending(version, ackedVersion) {
+  return ackedVersion !== null && ackedVersion !== undefined && (version === null || version < ackedVersion);
+}

@@ -22,6 +22,7 @@ import {
   eventMessage,
   isMyTurn,
   keepSelection,
+  myUpdatePending,
   newEvents,
   nextCardIndex,
   roundKey,
@@ -59,6 +60,7 @@ const S = {
   motionLog: [], // {type, seat} of each animation started (motion.js), for the tests
   shownAt: [], // {version, at}: when each update was shown (performance.now), for the tests
   sound: null, // the Sound (sound.js)
+  ackedVersion: null, // the version my last acknowledged action made
   drawerOpen: false, // the side panel on phones
   connection: null,
   status: "connecting",
@@ -226,8 +228,15 @@ function showUpdate(msg) {
 
 const HOLD_MS = 6000;
 
-function onAck() {
+function onAck(msg) {
+  // My action is applied; its update may still wait in the queue behind others' moves.
+  S.ackedVersion = Math.max(S.ackedVersion || 0, msg.version);
   refresh(renderActions);
+}
+
+/** An action of mine is unanswered, or answered but not shown yet: no new one now. */
+function actionPending() {
+  return !S.connection || S.connection.busy || myUpdatePending(S.version, S.ackedVersion);
 }
 
 function onError(msg, { resent }) {
@@ -254,7 +263,7 @@ function onTable(msg) {
 // ---------------------------------------------------------------- actions
 
 function act(action) {
-  if (!S.connection || S.connection.busy) return;
+  if (actionPending()) return;
   S.connection.act(action, S.version);
   refresh(renderActions);
 }
@@ -402,7 +411,7 @@ function scheduleAutomation() {
   if (!automaticAction(S.state, S.seat, S.events, S.prefs, S.passRound)) return;
   automationTimer = setTimeout(() => {
     const auto = automaticAction(S.state, S.seat, S.events, S.prefs, S.passRound);
-    if (!auto || S.autoVersion === S.version || !S.connection || S.connection.busy || S.status !== "open") return;
+    if (!auto || S.autoVersion === S.version || actionPending() || S.status !== "open") return;
     S.autoVersion = S.version;
     const params = { ...auto.params };
     if (params.card) params.card = cardLabel(params.card);
@@ -652,9 +661,10 @@ function renderSettings() {
   return h(
     "section.settings",
     { "aria-label": t("settings") },
-    h("h3", {}, t("automation")),
-    check("autoPass", t("pref_auto_pass"), t("pref_auto_pass_help")),
-    check("autoTake", t("pref_auto_take"), t("pref_auto_take_help")),
+    // Automation plays for a seat: spectators have none.
+    S.seat === null ? null : h("h3", {}, t("automation")),
+    S.seat === null ? null : check("autoPass", t("pref_auto_pass"), t("pref_auto_pass_help")),
+    S.seat === null ? null : check("autoTake", t("pref_auto_take"), t("pref_auto_take_help")),
     h("h3", {}, t("look")),
     choice("theme", t("theme"), ["auto", "light", "dark"], "theme"),
     choice("cardSize", t("card_size"), ["small", "normal", "large"], "cards"),
@@ -872,7 +882,7 @@ function renderActions() {
   if (!st || !box) return;
   // "Tap" on touch screens, "click" (and the keys) with a mouse.
   const verdict = selectionVerdict(st, S.seat, S.selection, matchMedia("(pointer: coarse)").matches);
-  const busy = (S.connection && S.connection.busy) || S.status !== "open";
+  const busy = actionPending() || S.status !== "open";
   const passingRound = S.passRound !== null && S.passRound === roundKey(S.events);
   if (selBox) {
     selBox.textContent = verdict.key ? t(verdict.key, verdict.params) : "";
