@@ -3,7 +3,8 @@ bot with motion off: the hand's summary lies over the felt with who ended it and
 play, every player's cards left and points, and holds the next hand's first moves until it
 is closed; the game's end shows the standings, the winners, the game hand by hand and the
 next steps. Screenshots of each state (follow with a selection, take, hand end, game end)
-in light and dark go to artifacts/browser/."""
+in light and dark go to artifacts/browser/, and axe-core finds no serious or critical
+violation in any of them."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+
+from .test_axe import _serious
 
 pytestmark = pytest.mark.browser
 
@@ -45,6 +48,7 @@ def page(browser: Browser, server: str, request: pytest.FixtureRequest) -> Itera
         is_mobile=phone,
         has_touch=phone,
         locale="en-GB",
+        bypass_csp=True,  # only to inject axe-core
     )
     context.set_default_timeout(15_000)
     page = context.new_page()
@@ -91,11 +95,13 @@ def _play_until(
         version = page.evaluate("window.odin.version")
         if state["decision"] == "take" and "take" in shots:
             page.screenshot(path=str(shots.pop("take")))
+            assert _serious(page) == []
         if state["decision"] == "follow" and plays and "follow" in shots:
             for card in plays[0].split()[1:]:
                 page.locator(f'[data-testid="hand"] button[data-card="{card}"]').click()
             expect(page.get_by_test_id("play")).to_be_enabled()
             page.screenshot(path=str(shots.pop("follow")))
+            assert _serious(page) == []
             page.get_by_test_id("play").click()
         else:
             # Through the client's own socket, to keep the test quick.
@@ -132,6 +138,7 @@ def test_the_hand_summary_holds_the_next_hand(page: Page, artifacts: Path) -> No
     # The felt's summary keeps the table and my new hand visible around it.
     expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(9)
     page.screenshot(path=str(artifacts / f"table-hand-end-{theme}-1280x720.png"))
+    assert _serious(page) == []
     # I led hand 1, so the bot leads hand 2: its lead has arrived but waits.
     page.wait_for_function(
         """() => window.odin.connection.log.some(
@@ -179,6 +186,7 @@ def test_the_game_end_screen(page: Page, artifacts: Path, request: pytest.Fixtur
     expect(page.get_by_test_id("again")).to_be_visible()
     expect(final.get_by_role("link", name="Replay")).to_be_visible()
     page.screenshot(path=str(artifacts / f"table-game-end-{theme}-{size}.png"))
+    assert _serious(page) == []
     # The replay of the finished game, in the same theme and size.
     final.get_by_role("link", name="Replay").click()
     page.get_by_test_id("last").click()
