@@ -14,12 +14,14 @@ from typing import Any
 
 import pytest
 from starlette.requests import Request
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from odin_cards.server import Settings
 from odin_cards.server.quotas import Quotas
 
 from .conftest import _postgres_admin
-from .harness import Server, new_table, running
+from .harness import Client, Server, new_table, running
 
 BIG = 100_000_000
 
@@ -203,6 +205,12 @@ async def test_creating_a_table_while_the_database_is_down_is_503(settings: Sett
             answer = await http.post("/api/tables", json={"players": 2})
             assert answer.status_code == 503, answer.text
             assert answer.json()["error"] == "unavailable"
+            # A table that must be read from the database: the WebSocket says so too.
+            socket = Client(await connect(f"{server.ws}/ws/notloaded"))
+            assert (await socket.next_of("error"))["code"] == "unavailable"
+            with pytest.raises(ConnectionClosed) as closed:
+                await socket.receive()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
             await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
             await new_table(http, 2)  # back once the database is
     finally:

@@ -22,6 +22,7 @@ from .quotas import Quotas, client_address
 from .settings import Settings
 
 POLICY_VIOLATION = 1008
+TRY_AGAIN_LATER = 1013
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -60,7 +61,11 @@ async def endpoint(websocket: WebSocket, table_id: str) -> None:
                 table = await hall.get(table_id)
             except DomainError as refusal:
                 connection.send(msg.error(refusal))
-                await connection.finish(POLICY_VIOLATION, refusal.code)
+                # the store is down: try again later; anything else will not change
+                later = refusal.code == "unavailable"
+                await connection.finish(
+                    TRY_AGAIN_LATER if later else POLICY_VIOLATION, refusal.code
+                )
                 return
             await _serve(websocket, connection, hall, table, settings)
         finally:
