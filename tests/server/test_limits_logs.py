@@ -33,6 +33,8 @@ async def test_debug_logs_hold_no_token_and_no_hand(
             clients = [await open_client(server, table["id"], t) for t in tokens]
             hands = [json.dumps(c.state["hand"], separators=(",", ":")) for c in clients]
             await play_out(clients, random.Random(5))
+            async with server.http() as http:
+                record = (await http.get(f"/api/tables/{table['id']}/record")).json()
         finally:
             uvicorn_logger.removeHandler(caplog.handler)
     # What the test's own WebSocket client logs is the client's business, not the server's.
@@ -43,6 +45,7 @@ async def test_debug_logs_hold_no_token_and_no_hand(
         assert secret not in text
     assert '"hand"' not in text and '"token"' not in text
     assert all(hand not in text for hand in hands)
+    assert str(record["seed"]) not in text  # SQL statements and their parameters
 
 
 def test_what_slips_through_is_masked() -> None:

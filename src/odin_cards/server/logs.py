@@ -1,9 +1,10 @@
 """Logs never hold a secret: no seat token, no hand, at any log level.
 
 At ``--log-level debug`` uvicorn's WebSocket protocol logs every frame, which carries seat
-tokens (``hello``) and hands (``update``). :func:`guard_logs` keeps the loggers that write
-frames at INFO or above whatever the level asked for, and puts :class:`Redact` on every
-handler so that anything else that slips through is masked.
+tokens (``hello``) and hands (``update``), and SQLAlchemy logs every statement with its
+parameters (a new table's seed). :func:`guard_logs` keeps those loggers above the levels
+that write them whatever the level asked for, and puts :class:`Redact` on every handler so
+that anything else that slips through is masked.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ import re
 
 FRAME_LOGGERS = ("uvicorn.error", "websockets")
 """Loggers that write WebSocket frames at DEBUG (uvicorn passes ``uvicorn.error`` to the
-websockets protocol)."""
+websockets protocol): kept at INFO."""
+SQL_LOGGERS = ("sqlalchemy", "aiosqlite", "asyncpg")
+"""Loggers that write SQL statements with their parameters (seeds, names, token hashes) at
+INFO or DEBUG: kept at WARNING."""
 
 _SECRETS = (
     # a seat token: 32 random bytes in URL-safe base64, alone
@@ -57,14 +61,17 @@ _REDACT = Redact()
 
 
 def guard_logs() -> None:
-    """Keep frame loggers at INFO or above; redact every handler of the root and uvicorn.
+    """Keep frame loggers at INFO and SQL loggers at WARNING or above; redact every handler
+    of the root and uvicorn.
 
-    Call it after logging is configured (uvicorn configures it when its ``Config`` is made).
+    Call it after logging is configured (uvicorn configures it when its ``Config`` is made)
+    and before the database engine is made (SQLAlchemy reads its logger's level then).
     """
-    for name in FRAME_LOGGERS:
-        logger = logging.getLogger(name)
-        if logger.getEffectiveLevel() < logging.INFO:
-            logger.setLevel(logging.INFO)
+    for names, floor in ((FRAME_LOGGERS, logging.INFO), (SQL_LOGGERS, logging.WARNING)):
+        for name in names:
+            logger = logging.getLogger(name)
+            if logger.getEffectiveLevel() < floor:
+                logger.setLevel(floor)
     for name in ("", "uvicorn", "uvicorn.error", "uvicorn.access", "odin_cards"):
         logger = logging.getLogger(name)
         if _REDACT not in logger.filters:
