@@ -384,18 +384,37 @@ async def raw_websocket(
 def peer_closed(sock: socket.socket, silent: bool = False) -> bool:
     """Whether the server has closed ``sock`` (end of stream or reset), reading what waits.
 
-    ``silent``: the server has nothing to say on this connection but an error and a close
-    frame, so any data means it is closing it (it may wait for our close frame a while).
+    ``silent``: the server has nothing to say on this WebSocket but pings, an error and a
+    close frame, so a close frame means it is done with it (it may wait a while for ours
+    before it closes the TCP connection).
     """
     try:
         while True:
             data = sock.recv(65536, socket.MSG_DONTWAIT)
-            if not data or silent:
+            if not data or (silent and _has_close_frame(data)):
                 return True
     except BlockingIOError:
         return False
     except OSError:
         return True
+
+
+def _has_close_frame(data: bytes) -> bool:
+    """Whether the server's frames in ``data`` (unmasked, whole) include a close frame."""
+    at = 0
+    while at + 2 <= len(data):
+        if data[at] & 0x0F == 8:
+            return True
+        size = data[at + 1] & 0x7F
+        at += 2
+        if size == 126:
+            size = int.from_bytes(data[at : at + 2], "big")
+            at += 2
+        elif size == 127:
+            size = int.from_bytes(data[at : at + 8], "big")
+            at += 8
+        at += size
+    return False
 
 
 @dataclass
