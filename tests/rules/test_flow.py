@@ -88,7 +88,24 @@ def test_scores_add_up_and_the_game_ends_at_the_target_with_shared_victory() -> 
     assert g.outcome.winners == (0, 1)  # tied players share the victory
     assert g.outcome.hands_played == 2
     assert g.history[-1] == GameEnd((0, 1))
-    assert g.history[-2] == HandEnd(1, (9, 0, 9))
+    end = g.history[-2]
+    assert isinstance(end, HandEnd) and (end.seat, end.points) == (1, (9, 0, 9))
+    assert end.hands[1] == 0 and end.hands[0].bit_count() == end.hands[2].bit_count() == 9
+
+
+def test_the_cards_left_are_shown_to_everybody_at_the_hands_end() -> None:
+    g = Game.new(3, Options(first_leader=0, target=50), deals=[[A, MIXED, C]])
+    left = [list(g.view(s).hand or ()) for s in (1, 2)]
+    g.apply("play B1 B2 B3 B4 B5 B6 B7 B8 B9")
+    end = g.public_events()[-2]
+    assert end == {
+        "index": 2,
+        "type": "hand_end",
+        "seat": 0,
+        "points": [0, 9, 9],
+        "cards": [[], *left],  # canonical order, as each seat saw its hand
+    }
+    assert g.public_events()[-1]["type"] == "deal"  # the next hand's cards stay secret
 
 
 def test_next_leader_winner_option() -> None:

@@ -2,8 +2,12 @@
 
 Whole games with bots and scripted people; every message to every connection is kept.
 Afterwards the game's record gives the real hands at every version, and each card named
-in a message to seat ``s`` at version ``v`` must be in ``s``'s hand at ``v`` or public by
-``v`` (played or taken: discards and the table are played cards). Spectators get only
+in a message to seat ``s`` must be one ``s`` may know. Knowledge is per hand (all cards
+are shuffled again for the next one): in an event, the cards public in that event's hand
+up to that event (played or taken; discards and the table are played cards; a
+``hand_end`` event shows every seat's cards left); in the state at version ``v``, the
+cards public so far in the hand being played at ``v`` and ``s``'s own hand. So a card of
+a running hand is never allowed because an earlier hand showed it. Spectators get only
 public cards.
 """
 
@@ -12,10 +16,20 @@ from __future__ import annotations
 import json
 import random
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from odin_cards.bots import LEVELS
-from odin_cards.rules import Game, GameRecord, card_text, cards_of, parse_action
+from odin_cards.rules import (
+    Game,
+    GameRecord,
+    HandEnd,
+    Options,
+    Play,
+    Take,
+    card_text,
+    cards_of,
+    parse_action,
+)
 
 from .harness import Client, Server, new_table, open_client, sit
 from .test_play import play_out
@@ -23,44 +37,75 @@ from .test_play import play_out
 CARD = re.compile(r"\b(?:[BRPGKO][1-9]|X0)\b")
 
 
-def truth(record: dict[str, Any]) -> dict[int, tuple[list[set[str]], set[str]]]:
-    """Version -> (each seat's hand, the cards public so far), from the full record."""
+class Truth(NamedTuple):
+    hands: dict[int, list[set[str]]]
+    """Version -> each seat's hand."""
+    public: dict[int, set[str]]
+    """Version -> the cards public in the hand being played (the last one, once over)."""
+    events: dict[int, set[str]]
+    """Event index -> the cards public in its hand once that event has happened."""
+
+
+def _texts(mask: int) -> set[str]:
+    return {card_text(c) for c in cards_of(mask)}
+
+
+def truth(record: dict[str, Any]) -> Truth:
+    """What every seat may know at every version and event, from the full record."""
     parsed = GameRecord.from_dict(record)
     deals = [e["deal"] for e in parsed.events if "deal" in e]
     game = Game.new(parsed.players, parsed.options, parsed.seed, deals=deals)
+    result = Truth({}, {}, {0: set()})
     public: set[str] = set()
 
-    def snapshot() -> tuple[list[set[str]], set[str]]:
-        hands = [{card_text(c) for c in cards_of(game.hand(s))} for s in range(game.players)]
-        return hands, set(public)
+    def snapshot() -> None:
+        version = len(game.history)
+        result.hands[version] = [_texts(game.hand(s)) for s in range(game.players)]
+        result.public[version] = set(public)
 
-    known = {len(game.history): snapshot()}
+    snapshot()
     for event in parsed.events:
         if "deal" in event:
             continue
-        action = parse_action(event["action"])
-        game.apply(action, seat=event["seat"])
-        public.update(action.cards)
-        known[len(game.history)] = snapshot()
-    return known
+        start = len(game.history)
+        game.apply(parse_action(event["action"]), seat=event["seat"])
+        for index in range(start, len(game.history)):
+            happened = game.history[index]
+            if happened.kind == "deal":
+                public = set()  # a new hand: every card shuffled again
+            elif isinstance(happened, Play | Take):
+                public |= set(happened.action.cards)
+            elif isinstance(happened, HandEnd):
+                for left in happened.hands:
+                    public |= _texts(left)
+            result.events[index] = set(public)
+        snapshot()
+    return result
 
 
-def leaks(
-    messages: list[dict[str, Any]], seat: int | None, known: dict[int, Any]
-) -> tuple[list[str], int]:
-    """Cards named to ``seat`` that it had not seen; and how many card mentions were checked."""
+def leaks(messages: list[dict[str, Any]], seat: int | None, known: Truth) -> tuple[list[str], int]:
+    """Cards named to ``seat`` that it may not know; and how many card mentions were checked."""
     found, checked = [], 0
     for message in messages:
-        cards = set(CARD.findall(json.dumps(message)))
         if message["type"] != "update":
+            cards = set(CARD.findall(json.dumps(message)))
             if cards:
                 found.append(f"{message['type']} names {sorted(cards)}")
             continue
-        hands, public = known[message["version"]]
-        allowed = public | (hands[seat] if seat is not None else set())
+        version = message["version"]
+        for event in message["events"]:
+            cards = set(CARD.findall(json.dumps(event)))
+            checked += len(cards)
+            if cards - known.events[event["index"]]:
+                wrong = sorted(cards - known.events[event["index"]])
+                found.append(f"event {event['index']}: {wrong}")
+        hands = known.hands[version]
+        rest = {key: value for key, value in message.items() if key != "events"}
+        cards = set(CARD.findall(json.dumps(rest)))
+        allowed = known.public[version] | (hands[seat] if seat is not None else set())
         checked += len(cards)
         if cards - allowed:
-            found.append(f"version {message['version']}: {sorted(cards - allowed)}")
+            found.append(f"version {version}: {sorted(cards - allowed)}")
         state_hand = message["state"]["hand"]
         if seat is None:
             assert state_hand is None
@@ -115,13 +160,56 @@ def test_the_check_catches_a_leak() -> None:
     game = Game.new(2, seed=5)
     record = game.record().to_dict()
     known = truth(record)
-    other = sorted(known[1][0][1])[0]
+    other = sorted(known.hands[1][1])[0]
     message = {
         "type": "update",
         "version": 1,
-        "events": [{"text": f"play {other}"}],
-        "state": {"hand": sorted(known[1][0][0])},
+        "events": [{"index": 0, "text": f"play {other}"}],
+        "state": {"hand": sorted(known.hands[1][0])},
     }
     found, _ = leaks([message], 0, known)
     assert found and other in found[0]
     assert leaks([message | {"events": []}], 0, known)[0] == []
+    state = {"hand": sorted(known.hands[1][0]), "table": [other]}
+    assert leaks([message | {"events": [], "state": state}], 0, known)[0]
+
+
+def _past_a_hand_end(seed: int) -> tuple[Game, int]:
+    """A two-player game a few actions into its second hand, and its first hand_end's index."""
+    game, rng = Game.new(2, Options(target=100), seed), random.Random(seed)
+    while not any(isinstance(e, HandEnd) for e in game.history):
+        game.apply(rng.choice(game.legal_actions()))
+    for _ in range(4):
+        game.apply(rng.choice(game.legal_actions()))
+    return game, next(i for i, e in enumerate(game.history) if isinstance(e, HandEnd))
+
+
+def test_a_running_hands_cards_are_caught_though_an_earlier_hand_showed_them() -> None:
+    game, end = _past_a_hand_end(7)
+    known = truth(game.record().to_dict())
+    shown = game.public_events()[end]
+    left = {card for cards in shown["cards"] for card in cards}
+    assert left and known.events[end] >= left  # the hand_end's cards are allowed in it
+    after = min(v for v in known.hands if v > end)  # the version of the hand-ending play
+    assert leaks([_update(after, [shown], known, 0)], 0, known)[0] == []
+    hidden = left - known.events[end - 1]  # not taken in the hand: never shown before its end
+    assert hidden
+    early = shown | {"index": end - 1}
+    assert leaks([_update(after, [early], known, 0)], 0, known)[0]
+    assert not any(hidden & known.public[v] for v in known.public if v <= end)
+    # In the next hand (all cards shuffled), a card the opponent holds is caught even though
+    # the first hand made it public.
+    now = len(game.history)
+    theirs = sorted(known.hands[now][1] & known.events[end] - known.public[now])
+    assert theirs
+    message = _update(now, [], known, 0)
+    message["state"]["known"] = [[], theirs[:1]]
+    found, _ = leaks([message], 0, known)
+    assert found and theirs[0] in found[0]
+    event = {"index": now - 1, "type": "play", "seat": 1, "cards": theirs[:1]}
+    assert leaks([_update(now, [event], known, 0)], 0, known)[0]
+
+
+def _update(version: int, events: list[dict[str, Any]], known: Truth, seat: int) -> dict[str, Any]:
+    state = {"hand": sorted(known.hands[version][seat]), "known": [[], []]}
+    return {"type": "update", "version": version, "events": events, "state": state}

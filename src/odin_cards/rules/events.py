@@ -12,7 +12,8 @@ compare equal. Build them by keyword or position without ``kind``: ``Play(0, act
 * :class:`Discard`: the rest of the set a seat beat after its take, or (``seat`` is
   ``None``) the table when a round ends.
 * :class:`RoundEnd`: everybody else passed; ``leader`` leads the next round.
-* :class:`HandEnd`: ``seat`` emptied its hand; ``points`` per seat for this hand.
+* :class:`HandEnd`: ``seat`` emptied its hand; ``points`` per seat for this hand and
+  the cards every seat had left, shown to all (they are public from then on).
 * :class:`GameEnd`: the winners.
 """
 
@@ -73,6 +74,8 @@ class HandEnd(NamedTuple):
     seat: int
     """The seat that emptied its hand."""
     points: tuple[int, ...]
+    hands: tuple[int, ...]
+    """Every seat's cards left (bitmasks; 0 for ``seat``): shown at the hand's end, public."""
     kind: Literal["hand_end"] = "hand_end"
 
 

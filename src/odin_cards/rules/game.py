@@ -169,7 +169,7 @@ class Game:
         options.check(players)
         if isinstance(seed, bool) or not isinstance(seed, int | str):
             raise OptionsError(f"the seed is a whole number or text, not {seed!r}")
-        removed = chance.removed_colours(seed, options.colours)
+        removed = chance.removed_colours(seed, options.colours, options.removal)
         if deals is not None and not isinstance(deals, Sequence):
             raise OptionsError("deals are a list of hands, each a list of seats' cards")
         first_leader = (
@@ -492,7 +492,7 @@ class Game:
         hand_points = tuple(points(h) for h in self.hands)
         for seat, p in enumerate(hand_points):
             self.scores[seat] += p
-        self.history.append(HandEnd(ender, hand_points))
+        self.history.append(HandEnd(ender, hand_points, tuple(self.hands)))
         self.hand_number += 1
         if self.options.one_hand or max(self.scores) >= self.options.target:
             best = min(self.scores)

@@ -2,7 +2,8 @@
 
 A view holds the seat's own hand and everything public: hand sizes, the table, the
 cards each seat is known to hold (taken and not played since), the discards, scores,
-and the whole public history. It never holds another seat's hand, a deal, the seed
+and the whole public history (whose ``hand_end`` events show the cards every seat had
+left in a hand that is over). It never holds another seat's running hand, a deal, the seed
 or the deck order. The history is the same for every viewer, so a server can build
 it once and send it to all.
 """
@@ -48,8 +49,8 @@ def public_event(event: Event, index: int, hand: int) -> dict[str, Any]:
             data.update(leader=leader)
         case Deal(leader, hands):
             data.update(hand=hand, leader=leader, hand_sizes=[m.bit_count() for m in hands])
-        case HandEnd(seat, points):
-            data.update(seat=seat, points=list(points))
+        case HandEnd(seat, points, hands):
+            data.update(seat=seat, points=list(points), cards=[list(_cards(m)) for m in hands])
         case GameEnd(winners):
             data.update(winners=list(winners))
     return data
