@@ -175,8 +175,8 @@ def test_the_registry() -> None:
     assert GAMES == {"odin": ODIN} and rules_of("odin") is ODIN
     assert (ODIN.key, ODIN.rules_version, ODIN.record_format) == (
         "odin",
-        1,
-        "odin-cards-record/2",
+        2,
+        "odin-cards-record/3",
     )
     assert (ODIN.min_players, ODIN.max_players) == (2, 6)
     for key in ("chess", "", "x" * 5000, 5, None):

@@ -32,11 +32,14 @@ def test_a_0_1_record_loads_and_replays_to_its_stored_outcome(path: Path) -> Non
         assert list(game.outcome.scores) == stored["scores"]
         assert list(game.outcome.winners) == stored["winners"]
         assert game.outcome.hands_played == stored["hands_played"]
-    # Written again, it is a v2 record of the same game with the same moves.
+    # Written again, it is a v3 record of the same game with the same moves, which
+    # names the colour removal rule 0.1 followed (any two colours).
     again = game.record().to_dict()
-    assert again["format"] == "odin-cards-record/2" and again["game"] == "odin"
-    assert {k: v for k, v in again.items() if k not in ("format", "game")} == {
-        k: v for k, v in data.items() if k != "format"
+    assert again["format"] == "odin-cards-record/3" and again["game"] == "odin"
+    removal = "any-two" if data["options"]["colours"] == 4 else "red-or-black"
+    assert again["options"] == {**data["options"], "removal": removal}
+    assert {k: v for k, v in again.items() if k not in ("format", "game", "options")} == {
+        k: v for k, v in data.items() if k not in ("format", "options")
     }
     assert GameRecord.from_dict(again).replay() == game
 
@@ -71,14 +74,14 @@ def test_a_record_whose_move_was_edited_does_not_replay() -> None:
 def test_v2_records_carry_the_game_and_round_trip() -> None:
     game = Game.new(3, Options(goat=True, target=8), seed="v2")
     data = json.loads(game.record().to_json())
-    assert (data["format"], data["game"]) == ("odin-cards-record/2", "odin")
+    assert (data["format"], data["game"]) == ("odin-cards-record/3", "odin")
     assert GameRecord.from_json(json.dumps(data)).replay() == game
 
 
 @pytest.mark.parametrize(
     "change",
     [
-        {"format": "odin-cards-record/3"},
+        {"format": "odin-cards-record/4"},
         {"format": None},
         {"game": "chess"},
         {"game": None},
@@ -98,7 +101,8 @@ def test_broken_records_are_refused_with_a_record_error(change: dict[str, Any]) 
 def test_a_v1_record_without_the_game_key_is_still_odin() -> None:
     data = Game.new(2, seed=1).record().to_dict()
     del data["game"]
+    del data["options"]["removal"]  # an option 0.1 did not have
     with pytest.raises(RecordError):
-        GameRecord.from_dict(data)  # a v2 record must name its game
+        GameRecord.from_dict(data)  # a v3 record must name its game
     data["format"] = "odin-cards-record/1"
     assert GameRecord.from_dict(data).replay() == Game.new(2, seed=1)

@@ -71,8 +71,12 @@ async def check_upgraded(store: TableStore) -> None:
 def check_table(stored: StoredTable, expected: dict[str, Any]) -> None:
     table, log = stored.table, stored.log
     where = f"table {table.id}"
-    assert (table.game, table.rules_version, table.status) == ("odin", 1, expected["status"])
-    assert (table.players, table.setup) == (expected["players"], expected["options"]), where
+    assert (table.game, table.rules_version, table.status) == ("odin", 2, expected["status"])
+    # Migration 0003: a 4-colour game of 0.1 removed any two colours, and now says so.
+    setup = expected["options"]
+    if setup["colours"] == 4:
+        setup = {**setup, "removal": "any-two"}
+    assert (table.players, table.setup) == (expected["players"], setup), where
     assert (table.previous_table, table.next_table) == (
         expected["previous_table"],
         expected["next_table"],

@@ -9,8 +9,9 @@ depend on how many random numbers hand 6 happened to use.
 from __future__ import annotations
 
 import random
+from typing import Final
 
-from .cards import GOAT, HAND_SIZE, cards_of, deck_mask
+from .cards import COLOURS, GOAT, HAND_SIZE, cards_of, deck_mask
 
 Seed = int | str
 
@@ -19,11 +20,24 @@ def _rng(seed: Seed, what: str) -> random.Random:
     return random.Random(f"odin-cards:{seed!r}:{what}")
 
 
-def removed_colours(seed: Seed, colours: int) -> tuple[int, ...]:
-    """The colours left out of a 4-colour two-player game (none for 6 colours)."""
+RED_OR_BLACK: Final = (COLOURS.index("R"), COLOURS.index("K"))
+"""The two colours hardest to tell apart for colour-blind players."""
+
+
+def removed_colours(seed: Seed, colours: int, removal: str) -> tuple[int, ...]:
+    """The colours left out of a 4-colour two-player game (none for 6 colours).
+
+    ``red-or-black``: one of red and black, and one of the four other colours, so red and
+    black are never both in play. ``any-two``: any two colours (0.1's rule, kept
+    draw for draw so that every game stored with it replays exactly).
+    """
     if colours == 6:
         return ()
-    return tuple(sorted(_rng(seed, "colours").sample(range(6), 6 - colours)))
+    if removal == "any-two":
+        return tuple(sorted(_rng(seed, "colours").sample(range(6), 6 - colours)))
+    rng = _rng(seed, "colours:red-or-black")
+    others = [c for c in range(len(COLOURS)) if c not in RED_OR_BLACK]
+    return tuple(sorted((rng.choice(RED_OR_BLACK), rng.choice(others))))
 
 
 def first_leader(seed: Seed, players: int) -> int:

@@ -18,8 +18,12 @@ class OdinRules:
     """The rules of Odin as the contract's ``GameRules``."""
 
     key: str = GAME
-    rules_version: int = 1
-    """Bump when a stored game (set-up, seed, actions) may replay differently."""
+    rules_version: int = 2
+    """Bump when a stored game (set-up, seed, actions) may replay differently.
+
+    2: the ``removal`` option (a set-up without it now means ``red-or-black``; server
+    migration 0003 wrote ``any-two`` into the 4-colour set-ups stored at version 1).
+    """
     record_format: str = FORMAT
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
@@ -28,7 +32,7 @@ class OdinRules:
         """The options of ``setup`` with every default filled in; :class:`OptionsError` if bad.
 
         ``setup`` holds :class:`Options` fields by name (``target``, ``one_hand``,
-        ``next_leader``, ``first_leader``, ``colours``, ``goat``); unknown names and
+        ``next_leader``, ``first_leader``, ``colours``, ``goat``, ``removal``); unknown names and
         wrong types (a ``bool`` or ``float`` for a whole number) are refused.
         """
         options = Options.from_dict(setup)
@@ -47,7 +51,7 @@ class OdinRules:
         return Game.new(players, options, seed, deals=chance)
 
     def load_record(self, data: Mapping[str, Any]) -> GameRecord:
-        """A record of format ``odin-cards-record/2`` or ``/1`` (0.1); :class:`RecordError`."""
+        """A record of format ``odin-cards-record/3``, ``/2`` or ``/1``; :class:`RecordError`."""
         return GameRecord.from_dict(data)
 
     def __repr__(self) -> str:

@@ -9,6 +9,8 @@ from typing import Any, Literal
 from .errors import OptionsError, brief
 
 NextLeader = Literal["rotate", "winner"]
+Removal = Literal["red-or-black", "any-two"]
+REMOVALS: tuple[Removal, ...] = ("red-or-black", "any-two")
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -23,8 +25,12 @@ class Options:
     ``next_leader``: ``rotate`` (left of the previous hand's first leader, the English
     rulebook) or ``winner`` (whoever ended the previous hand).
     ``first_leader``: a fixed seat, or ``None`` for a seeded random choice.
-    ``colours``: 6, or 4 for the two-player variant that removes two random colours.
+    ``colours``: 6, or 4 for the two-player variant that removes two colours.
     ``goat``: add the Grumpy Goat promo card ``X0``.
+    ``removal``: which two colours a 4-colour game leaves out (ignored with 6):
+    ``red-or-black`` (red or black, and one of the four other colours, so red and black
+    are never both in play, as on Board Game Arena) or ``any-two`` (any two, the rule of
+    0.1 and of every game stored before this option existed; see ``RULES.md``).
     """
 
     target: int = 15
@@ -33,6 +39,7 @@ class Options:
     first_leader: int | None = None
     colours: int = 6
     goat: bool = False
+    removal: Removal = "red-or-black"
 
     def check(self, players: int) -> None:
         """Raise :class:`OptionsError` unless these options fit a game of ``players``.
@@ -65,6 +72,10 @@ class Options:
             raise OptionsError("the 4-colour deck is for two players only")
         if not isinstance(self.goat, bool) or not isinstance(self.one_hand, bool):
             raise OptionsError("goat and one_hand are true or false")
+        if not isinstance(self.removal, str) or self.removal not in REMOVALS:
+            raise OptionsError(
+                f"removal must be 'red-or-black' or 'any-two', not {brief(self.removal)}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -4,16 +4,19 @@ A record is secret while its game runs (it holds every deal); views are what sea
 get. Replaying a record rebuilds the identical :class:`Game`, history included, and
 checks the outcome it stores.
 
-Formats (``"format"``): ``odin-cards-record/2`` (written since 0.2) adds ``"game":
-"odin"``, the key of the rules in :mod:`odin_cards.games`; ``odin-cards-record/1``
-(written by 0.1, no ``"game"``) reads the same otherwise and still loads and replays.
+Formats (``"format"``): ``odin-cards-record/3`` (written now) always holds the
+``removal`` option; ``odin-cards-record/2`` (0.2 before that option) adds ``"game":
+"odin"``, the key of the rules in :mod:`odin_cards.games`, to ``odin-cards-record/1``
+(written by 0.1, no ``"game"``). Both older formats still load and replay: their games
+were dealt before the option existed, so a 4-colour game among them left out ``any-two``
+colours (the option they cannot hold).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from .cards import CARD_TEXT, cards_of
@@ -26,11 +29,13 @@ if TYPE_CHECKING:
 
 GAME: Final = "odin"
 """The key of Odin's rules (``odin_cards.games.GAMES``)."""
-FORMAT: Final = "odin-cards-record/2"
+FORMAT: Final = "odin-cards-record/3"
 """The format written."""
+FORMAT_V2: Final = "odin-cards-record/2"
+"""Written before the ``removal`` option: a 4-colour game in it removed ``any-two``."""
 FORMAT_V1: Final = "odin-cards-record/1"
-"""The 0.1 format: no ``"game"`` key; still read."""
-FORMATS: Final = (FORMAT, FORMAT_V1)
+"""The 0.1 format: no ``"game"`` key; otherwise read as ``FORMAT_V2``."""
+FORMATS: Final = (FORMAT, FORMAT_V2, FORMAT_V1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,13 +69,15 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
-        """Read a record of either format; :class:`RecordError` if it is not one."""
+        """Read a record of any format; :class:`RecordError` if it is not one."""
         if not isinstance(data, Mapping) or data.get("format") not in FORMATS:
             raise RecordError(f"not an Odin game record (expected format {FORMAT!r})")
-        if data["format"] == FORMAT and data.get("game") != GAME:
+        if data["format"] != FORMAT_V1 and data.get("game") != GAME:
             raise RecordError(f"not a record of Odin: game {data.get('game')!r}")
         try:
             options = Options.from_dict(data["options"])
+            if data["format"] != FORMAT:
+                options = _before_removal(options, data["options"])
             events = data["events"]
             if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
                 raise RecordError("broken game record: events are a list of objects")
@@ -124,6 +131,16 @@ class GameRecord:
                 f" to ({json.dumps(_outcome(game))})"
             )
         return game
+
+
+def _before_removal(options: Options, written: Mapping[str, Any]) -> Options:
+    """The options of a record written before ``removal`` existed: its 4-colour games
+    removed any two colours. The key in such a record is an error, not a choice."""
+    if "removal" in written:
+        raise RecordError(
+            f"broken game record: 'removal' is an option of format {FORMAT!r}, not of older records"
+        )
+    return replace(options, removal="any-two") if options.colours == 4 else options
 
 
 def _outcome(game: Game) -> dict[str, Any] | None:
