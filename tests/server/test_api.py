@@ -66,6 +66,7 @@ async def test_every_rule_option_reaches_the_game(server: Server) -> None:
         "first_leader": 1,
         "colours": 4,
         "goat": True,
+        "removal": "any-two",
     }
     async with server.http() as http:
         table = await new_table(http, 2, {1: "random"}, **options)
