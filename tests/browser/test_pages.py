@@ -233,6 +233,8 @@ def test_hand_summaries_from_public_events_agree_with_the_engine(
     for summary, end in zip(summaries, ends, strict=True):
         totals = [a + b for a, b in zip(totals, end["points"], strict=True)]
         assert summary["cardsLeft"] == end["points"]  # no Goat: one point per card
+        assert summary["cards"] == end["cards"]  # shown at the hand's end
+        assert [len(cards) for cards in summary["cards"]] == summary["cardsLeft"]
         assert summary["ender"] == end["seat"] and summary["cardsLeft"][end["seat"]] == 0
         assert summary["totals"] == totals
     assert totals == list(game.scores)

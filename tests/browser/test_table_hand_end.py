@@ -1,10 +1,10 @@
 """The end of a hand and of the game on the table page, played through the page against a
 bot with motion off: the hand's summary lies over the felt with who ended it and the last
-play, every player's cards left and points, and holds the next hand's first moves until it
-is closed; the game's end shows the standings, the winners, the game hand by hand and the
-next steps. Screenshots of each state (follow with a selection, take, hand end, game end)
-in light and dark go to artifacts/browser/, and axe-core finds no serious or critical
-violation in any of them."""
+play, every player's cards left (shown as small cards, equal to the `hand_end` event's)
+and points, and holds the next hand's first moves until it is closed; the game's end shows
+the standings, the winners, the game hand by hand and the next steps. Screenshots of each
+state (follow with a selection, take, hand end, game end) in light and dark go to
+artifacts/browser/, and axe-core finds no serious or critical violation in any of them."""
 
 from __future__ import annotations
 
@@ -135,6 +135,15 @@ def test_the_hand_summary_holds_the_next_hand(page: Page, artifacts: Path) -> No
     expect(rows).to_have_count(2)
     for seat_no, points in enumerate(end["points"]):
         expect(rows.nth(seat_no)).to_contain_text(f"+{points}")
+    # Every player's cards left, shown at the hand's end: the event's, as small cards.
+    assert any(end["cards"]) and end["cards"][end["seat"]] == []
+    for seat_no, cards in enumerate(end["cards"]):
+        left = rows.nth(seat_no).get_by_test_id("cards-left")
+        expect(left).to_contain_text(str(len(cards)))
+        shown = left.locator(".card.card-xs")
+        expect(shown).to_have_count(len(cards))
+        assert [shown.nth(i).get_attribute("data-card") for i in range(len(cards))] == cards
+        expect(shown.locator(".corner.top svg")).to_have_count(len(cards))  # colour symbols
     # The felt's summary keeps the table and my new hand visible around it.
     expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(9)
     page.screenshot(path=str(artifacts / f"table-hand-end-{theme}-1280x720.png"))

@@ -88,7 +88,8 @@ def test_updates_append_events_and_a_gap_asks_for_a_resync(page: Page) -> None:
 
 
 def test_a_hand_end_in_an_update_opens_its_summary_but_not_at_load(page: Page) -> None:
-    end = {"index": 1, "type": "hand_end", "seat": 1, "points": [3, 0, 2]}
+    shown = [["B1", "R4", "K9"], [], ["P2", "O5"]]
+    end = {"index": 1, "type": "hand_end", "seat": 1, "points": [3, 0, 2], "cards": shown}
     deal2 = {**DEAL, "index": 2, "hand": 2}
     loaded = call(
         page,
@@ -110,6 +111,7 @@ def test_a_hand_end_in_an_update_opens_its_summary_but_not_at_load(page: Page) -
         {"version": 3, "events": [end, deal2], "state": _state()},
     )
     assert after["summary"]["points"] == [3, 0, 2] and after["summary"]["ender"] == 1
+    assert after["summary"]["cards"] == shown  # every seat's cards left, shown at the end
     assert after["model"]["summaryOpen"] == after["summary"]
 
 

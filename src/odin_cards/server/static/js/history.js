@@ -3,8 +3,10 @@
 // since the set on the table was played.
 
 /**
- * Per finished hand: {hand, ender, cardsLeft[], points[], totals[], index}. Cards left
- * are counted from the public events alone (dealt sizes, minus plays, plus takes).
+ * Per finished hand: {hand, ender, cardsLeft[], cards[][], points[], totals[], index}.
+ * Cards left are counted from the public events alone (dealt sizes, minus plays, plus
+ * takes); `cards` are the cards each seat showed at the hand's end (the `hand_end`
+ * event's `cards`, public once the hand is over; empty lists if an event lacks them).
  */
 export function handSummaries(events, players) {
   const summaries = [];
@@ -21,7 +23,8 @@ export function handSummaries(events, players) {
       sizes[e.seat] += 1;
     } else if (e.type === "hand_end") {
       totals = totals.map((p, i) => p + e.points[i]);
-      summaries.push({ hand, ender: e.seat, cardsLeft: [...sizes], points: [...e.points], totals: [...totals], index: e.index });
+      const cards = e.cards ? e.cards.map((left) => [...left]) : sizes.map(() => []);
+      summaries.push({ hand, ender: e.seat, cardsLeft: [...sizes], cards, points: [...e.points], totals: [...totals], index: e.index });
     }
   }
   return summaries;

@@ -1051,7 +1051,16 @@ function renderSummary(summary) {
       "tr",
       { class: isMine(seat) ? "me" : "" },
       h("th", { scope: "row" }, nameOf(seat)),
-      h("td.num", {}, String(summary.cardsLeft[seat])),
+      h(
+        "td.left",
+        { "data-testid": "cards-left" },
+        h(
+          "div.left-cards",
+          {},
+          h("span.left-count", {}, String(summary.cardsLeft[seat])),
+          summary.cards[seat].length ? cardRow(summary.cards[seat], "xs") : null,
+        ),
+      ),
       h("td.num", {}, `+${points}`),
       h("td.num", {}, String(summary.totals[seat])),
     ),
@@ -1071,7 +1080,7 @@ function renderSummary(summary) {
     h(
       "table.summary-table",
       {},
-      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("cards_left")), h("th", {}, t("points")), h("th", {}, t("total")))),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th.left", {}, t("cards_left")), h("th", {}, t("points")), h("th", {}, t("total")))),
       h("tbody", {}, rows),
     ),
   );
