@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import shutil
 import sqlite3
 from datetime import datetime, timedelta
@@ -25,6 +26,7 @@ import pytest
 import sqlalchemy as sa
 
 from odin_cards.games import rules_of
+from odin_cards.rules.deal import removed_colours
 from odin_cards.server import Settings, sqlite_url
 from odin_cards.server.adapters import open_database
 from odin_cards.server.adapters.sql_schema import (
@@ -247,3 +249,62 @@ async def copy_rows(source: Path, engine: Any) -> None:
                 await connection.execute(sa.insert(old.tables[name]), rows)
     finally:
         sqlite.close()
+
+
+async def test_a_four_colour_game_stored_before_the_removal_option_resumes_exactly(
+    tmp_path: Path,
+) -> None:
+    """Rows written by 0.2 before ``removal`` existed (schema 0002, rules version 1): after
+    migration 0003 a running 4-colour game says ``any-two`` and stands where it stood; a
+    6-colour set-up is left as it was."""
+    rules = rules_of("odin")
+    old_setup = {"target": 15, "one_hand": False, "next_leader": "rotate"}
+    old_setup |= {"first_leader": None, "colours": 4, "goat": False}
+    # A seed whose two rules leave out different colours, so only the right one replays.
+    seed = next(
+        s
+        for s in range(100)
+        if removed_colours(s, 4, "any-two") != removed_colours(s, 4, "red-or-black")
+    )
+    game = rules.new_game(2, {**old_setup, "removal": "any-two"}, seed)
+    rng = random.Random(seed)
+    log = []
+    for _ in range(25):
+        seat, action = game.current_player, rng.choice(game.legal_actions()).text
+        game.apply(action, seat)
+        log.append((seat, action))
+
+    url = sqlite_url(tmp_path)
+    engine = make_engine(url)
+    try:
+        await migrate(engine, "0002")
+        old = sa.MetaData()
+        async with engine.connect() as connection:
+            await connection.run_sync(old.reflect)
+        async with engine.begin() as connection:
+            for table_id, setup, status in (("four", old_setup, "playing"), ("six", {}, "waiting")):
+                row = {"id": table_id, "game": "odin", "rules_version": 1, "players": 2}
+                row |= {"setup": setup, "seed": seed, "status": status, "created": MADE}
+                await connection.execute(sa.insert(old.tables["tables"]), [row])
+                seats = [{"table_id": table_id, "seat": s, "name": f"p{s}"} for s in (0, 1)]
+                await connection.execute(sa.insert(old.tables["seats"]), seats)
+            events = [
+                {"table_id": "four", "number": n, "seat": s, "action": a, "created": MADE}
+                for n, (s, a) in enumerate(log)
+            ]
+            await connection.execute(sa.insert(old.tables["events"]), events)
+    finally:
+        await engine.dispose()
+
+    async with open_database(url) as database:
+        six = await database.store.load("six")
+        assert six is not None and (six.table.rules_version, six.table.setup) == (2, {})
+        four = await database.store.load("four")
+        assert four is not None
+        assert four.table.rules_version == 2
+        assert four.table.setup == {**old_setup, "removal": "any-two"}
+        resumed = rules.new_game(2, four.table.setup, four.table.seed)
+        for logged in four.log:
+            resumed.apply(logged.action, logged.seat)
+        for seat in (None, 0, 1):
+            assert resumed.view(seat) == game.view(seat)
