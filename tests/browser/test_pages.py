@@ -61,6 +61,7 @@ def test_the_form_sends_every_rule_option(browser: Browser, server: str, artifac
             "first_leader": 1,
             "colours": 4,
             "goat": True,
+            "removal": "red-or-black",  # the lobby's 4-colour tables follow the new rule
         }
     finally:
         context.close()
