@@ -120,6 +120,39 @@ async def test_spectators_saying_hello_in_a_loop_are_rate_limited(settings: Sett
             await attacker.close()
 
 
+async def test_hellos_of_one_address_are_limited(settings: Settings) -> None:
+    # A client that reconnects to resync again and again: its address's budget runs out.
+    budget = dataclasses.replace(settings, hellos_per_minute=5, sockets_per_ip=1)
+    async with running(budget) as server:
+        async with server.http() as http:
+            table = await new_table(http, 2)
+        for _ in range(5):  # a connection each time: none uses up its own 5 hellos
+            client = await open_client(server, table["id"])
+            await client.close()
+            await until(lambda: _quotas(server).sockets == 0)
+        last = await open_client_refused(server, table["id"])
+        refusal = await last.next_of("error")
+        assert refusal["code"] == "rate_limited" and "address" in refusal["message"]
+
+
+def test_the_hello_budget_of_an_address_refills() -> None:
+    now = [0.0]
+    quotas = Quotas(
+        Settings("sqlite://", hellos_per_minute=1, sockets_per_ip=2), clock=lambda: now[0]
+    )
+    assert quotas.hello("a") and quotas.hello("a") and not quotas.hello("a")
+    assert quotas.hello("b")
+    now[0] = 30.0  # half a minute: one hello back
+    assert quotas.hello("a") and not quotas.hello("a")
+
+
+async def open_client_refused(server: Server, table_id: str) -> Client:
+    """A connection whose hello is sent but not yet answered."""
+    client = Client(await connect(f"{server.ws}/ws/{table_id}"))
+    await client.send(HELLO)
+    return client
+
+
 async def _refused(server: Server, table_id: str) -> tuple[int, dict[str, Any]]:
     with pytest.raises(InvalidStatus) as refused:
         await connect(f"{server.ws}/ws/{table_id}")

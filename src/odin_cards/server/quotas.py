@@ -1,4 +1,4 @@
-"""Quotas by client address: tables created an hour, WebSocket connections open.
+"""Quotas by client address: tables created an hour, hellos a minute, WebSockets open.
 
 A public server meets clients that create tables in a loop or open sockets and say
 nothing. These counters keep one address from taking what others need. The address is
@@ -17,6 +17,7 @@ from typing import Any
 from .settings import Settings
 
 HOUR = 3600.0
+MINUTE = 60.0
 
 
 def client_address(scope: Mapping[str, Any]) -> str:
@@ -43,6 +44,7 @@ class Quotas:
         self._clock = clock
         self._created: dict[str, deque[float]] = {}
         self._sockets: dict[str, int] = {}
+        self._hellos: dict[str, tuple[float, float]] = {}
         self.sockets = 0
         """WebSocket connections open now."""
 
@@ -74,6 +76,25 @@ class Quotas:
             return
         for address in [a for a, s in self._created.items() if not s or s[-1] <= now - HOUR]:
             del self._created[address]
+
+    # ------------------------------------------------------------ hellos
+
+    def hello(self, address: str) -> bool:
+        """Take one ``hello`` from the address's budget (``hellos_per_minute`` times
+        ``sockets_per_ip`` a minute, as many at once); ``False`` when it is spent. Each hello
+        costs a full state, maybe a resync of every event: a client that reconnects in a
+        loop gets no more of them than its connections could ask for."""
+        budget = float(self._settings.hellos_per_minute * self._settings.sockets_per_ip)
+        now = self._clock()
+        tokens, stamp = self._hellos.get(address, (budget, now))
+        tokens = min(budget, tokens + (now - stamp) * budget / MINUTE)
+        allowed = tokens >= 1
+        self._hellos[address] = (tokens - 1 if allowed else tokens, now)
+        if len(self._hellos) > 1024:  # forget addresses whose budget is whole again
+            for known, (left, since) in list(self._hellos.items()):
+                if left + (now - since) * budget / MINUTE >= budget:
+                    del self._hellos[known]
+        return allowed
 
     # ----------------------------------------------------------- sockets
 

@@ -49,7 +49,8 @@ class Settings:
     is disconnected (1013) and resyncs when it comes back."""
     hellos_per_minute: int = 10
     """``hello`` messages (each a full state, maybe every event) a connection may send a
-    minute; more are refused with ``rate_limited``."""
+    minute; more are refused with ``rate_limited``. One address may send this many times
+    ``sockets_per_ip`` a minute over all its connections (reconnecting buys no more)."""
     hello_timeout: float = 5.0
     """Seconds a new WebSocket connection has to say ``hello`` before it is closed (1008)."""
     sockets_per_ip: int = 32

@@ -125,6 +125,9 @@ async def _handle(
     if isinstance(message, Hello):
         if not connection.allow_hello():
             raise Refusal("rate_limited", "too many hellos: each one resends the whole table")
+        quotas: Quotas = connection.websocket.app.state.quotas
+        if not quotas.hello(client_address(connection.websocket.scope)):
+            raise Refusal("rate_limited", "too many hellos from your address: wait a minute")
         await hall.hello(connection, table, message.token, message.version)
         connection.greeted = True
     elif isinstance(message, Act):
