@@ -12,8 +12,8 @@ It runs twice with the same load and prints both:
 
 - **before**: a first-come-first-served process pool in which every move thinks its
   level's full budget (what ``odin serve`` did up to 0.1);
-- **after**: :class:`odin_cards.server.bots.ProcessBotRunner` (round robin, a quick lane
-  for levels that play at once, search think time shrunk under load).
+- **after**: :class:`odin_cards.server.adapters.bot_runner.ProcessBotRunner` (round robin, a
+  quick lane for levels that play at once, search think time shrunk under load).
 
     .venv/bin/python bench/bot_fairness.py                    # other table: heuristic bots
     .venv/bin/python bench/bot_fairness.py --other expert     # other table: expert bots
@@ -34,7 +34,7 @@ from typing import Protocol
 from odin_cards.bot_worker import Turn, choose, replay, watch_parent
 from odin_cards.bots import LEVELS
 from odin_cards.rules import Options, parse_action
-from odin_cards.server.bots import ProcessBotRunner, turn_of
+from odin_cards.server.adapters.bot_runner import ProcessBotRunner, turn_of
 from odin_cards.server.domain.ports import BotRequest
 
 

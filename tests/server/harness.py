@@ -22,7 +22,7 @@ from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
 
 from odin_cards.server import Settings, create_app
-from odin_cards.server.transport import server_config
+from odin_cards.server.transport.uvicorn_config import server_config
 
 TIMEOUT = 20.0
 

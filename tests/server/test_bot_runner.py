@@ -19,7 +19,7 @@ import pytest
 from odin_cards.bot_worker import Move, Turn, choose, replay, stand_in
 from odin_cards.bots import Budget
 from odin_cards.rules import Options, parse_action
-from odin_cards.server.bots import ProcessBotRunner, think_time, turn_of
+from odin_cards.server.adapters.bot_runner import ProcessBotRunner, think_time, turn_of
 from odin_cards.server.domain.ports import BotRequest
 
 from .misbehaving_bots import misbehaving
@@ -329,7 +329,7 @@ def _gone(pid: int) -> bool:
 async def test_a_failing_dying_or_hanging_worker_gets_a_stand_in(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    caplog.set_level(logging.ERROR, "odin_cards.server.bots")
+    caplog.set_level(logging.ERROR, "odin_cards.server.adapters.bot_runner")
     runner = ProcessBotRunner(1, hang_slack=0.5, think=misbehaving)
     try:
         await asyncio.wait_for(runner.started(), 60)

@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from odin_cards.server import Settings
-from odin_cards.server.quotas import Quotas
+from odin_cards.server.transport.quotas import Quotas
 
 from .conftest import _postgres_admin
 from .harness import Client, Server, new_table, running
@@ -185,7 +185,7 @@ async def test_an_unexpected_failure_is_500_json_and_logged(
     assert answer.status_code == 500
     assert answer.json() == {"error": "internal", "message": "the server failed; it is logged"}
     assert "content-security-policy" in answer.headers
-    logged = [r for r in caplog.records if r.name == "odin_cards.server.errors"]
+    logged = [r for r in caplog.records if r.name == "odin_cards.server.transport.errors"]
     assert logged and "GET /api/boom" in logged[0].getMessage()
     assert "T" * 43 not in caplog.text and "kaboom" in caplog.text
 

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from odin_cards.server import Settings
-from odin_cards.server.logs import Redact, redact
+from odin_cards.server.transport.logs import Redact, redact
 
 from .harness import new_table, open_client, running, sit
 from .test_play import play_out

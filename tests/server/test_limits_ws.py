@@ -19,8 +19,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from odin_cards.server import Settings
-from odin_cards.server.connection import EdgeStats
-from odin_cards.server.quotas import Quotas
+from odin_cards.server.transport.connection import EdgeStats
+from odin_cards.server.transport.quotas import Quotas
 
 from .harness import Client, Server, new_table, open_client, running
 

@@ -112,7 +112,7 @@ def serve_command(
     import uvicorn
 
     from ..server import Settings, create_app, sqlite_url
-    from ..server.transport import server_config
+    from ..server.transport.uvicorn_config import server_config
 
     if log_level not in LOG_LEVELS:
         raise typer.BadParameter(f"--log-level is one of {', '.join(LOG_LEVELS)}")

@@ -12,20 +12,20 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import errors
 from .adapters import open_database
-from .api import router
-from .bots import ProcessBotRunner
-from .connection import EdgeStats
+from .adapters.bot_runner import ProcessBotRunner
 from .domain.broadcast import MemoryBroadcaster
 from .domain.clock import SystemClock
 from .domain.hall import Hall
-from .errors import ApiError
-from .headers import SecurityHeaders
-from .http_limits import BodyLimit
-from .quotas import Quotas
 from .settings import Settings
-from .ws import endpoint
+from .transport import errors
+from .transport.api import router
+from .transport.connection import EdgeStats
+from .transport.errors import ApiError
+from .transport.headers import SecurityHeaders
+from .transport.http_limits import BodyLimit
+from .transport.quotas import Quotas
+from .transport.ws import endpoint
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {

@@ -21,8 +21,8 @@ from typing import Any
 
 from ...contract import ActionError, SetupError
 from ...games import rules_of
-from .. import messages as msg
 from ..settings import Settings
+from . import updates as msg
 from .bot_turns import BotTurns
 from .errors import DomainError
 from .ports import (

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...rules import Game, View, card_text, cards_of
 from ...rules.view import make_view
-from ..messages import dump
+from .updates import dump
 
 PUBLIC_FIELDS = tuple(f.name for f in fields(View) if f.name not in ("history", "seat", "hand"))
 

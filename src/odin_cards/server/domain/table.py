@@ -19,10 +19,10 @@ from typing import Any
 from ...bots import LEVELS
 from ...contract import GameRules, GameState
 from ...games import rules_of
-from ..messages import dump
 from . import odin_state
 from .errors import DomainError
 from .ports import LoggedAction, SeatRecord, StoredTable, TableRecord
+from .updates import dump
 
 MAX_NAME = 24
 

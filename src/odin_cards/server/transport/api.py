@@ -9,10 +9,10 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException
 
-from ..bots import LEVELS
-from ..rules import MAX_PLAYERS, MIN_PLAYERS, Options, OptionsError
-from .domain.hall import Hall
-from .domain.table import LiveTable
+from ...bots import LEVELS
+from ...rules import MAX_PLAYERS, MIN_PLAYERS, Options, OptionsError
+from ..domain.hall import Hall
+from ..domain.table import LiveTable
 from .errors import ApiError
 from .messages import valid_table_id
 from .quotas import Quotas, client_address

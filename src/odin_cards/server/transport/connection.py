@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from starlette.websockets import WebSocket
 
-from .settings import Settings
+from ..settings import Settings
 
 SLOW_CLIENT = 1013
 """Close code for a client that does not read its messages (try again later)."""

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from .domain.errors import DomainError
+from ..domain.errors import DomainError
+from ..domain.updates import PONG, ack, dump, error, table, update, welcome
 
 
 class _Message(BaseModel):
@@ -122,35 +123,18 @@ def parse(text: str) -> Hello | Act | Ping:
         raise Refusal("malformed", f"{kind}: {where}: {problem['msg']}") from None
 
 
-def dump(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))
-
-
-def error(refusal: DomainError) -> str:
-    return dump(
-        {"type": "error", "code": refusal.code, "message": refusal.message, "id": refusal.id}
-    )
-
-
-def ack(id: str, version: int) -> str:
-    return dump({"type": "ack", "id": id, "version": version})
-
-
-def welcome(seat: int | None, table: dict[str, Any]) -> str:
-    return dump({"type": "welcome", "seat": seat, "table": table})
-
-
-def table(table: dict[str, Any]) -> str:
-    return dump({"type": "table", "table": table})
-
-
-def update(version: int, events_json: str, state_json: str, resync: bool = False) -> str:
-    """An update, spliced from JSON encoded once and shared by every connection."""
-    extra = ',"resync":true' if resync else ""
-    return (
-        f'{{"type":"update","version":{version}{extra},'
-        f'"events":{events_json},"state":{state_json}}}'
-    )
-
-
-PONG = dump({"type": "pong"})
+__all__ = [
+    "PONG",
+    "Act",
+    "Hello",
+    "Ping",
+    "Refusal",
+    "ack",
+    "dump",
+    "error",
+    "parse",
+    "table",
+    "update",
+    "valid_table_id",
+    "welcome",
+]

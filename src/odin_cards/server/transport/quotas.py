@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .settings import Settings
+from ..settings import Settings
 
 HOUR = 3600.0
 MINUTE = 60.0

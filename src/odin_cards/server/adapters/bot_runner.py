@@ -47,10 +47,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..bot_worker import Move, Turn, choose, replay, stand_in, watch_parent
-from ..bots import LEVELS, Budget
-from .domain.ports import BotRequest
-from .settings import Settings
+from ...bot_worker import Move, Turn, choose, replay, stand_in, watch_parent
+from ...bots import LEVELS, Budget
+from ..domain.ports import BotRequest
+from ..settings import Settings
 
 log = logging.getLogger(__name__)
 

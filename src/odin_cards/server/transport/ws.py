@@ -11,15 +11,15 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..domain.errors import DomainError
+from ..domain.hall import Hall
+from ..domain.table import LiveTable
+from ..settings import Settings
 from . import messages as msg
 from .connection import Connection
-from .domain.errors import DomainError
-from .domain.hall import Hall
-from .domain.table import LiveTable
 from .errors import error_response
 from .messages import Act, Hello, Refusal
 from .quotas import Quotas, client_address
-from .settings import Settings
 
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013

@@ -21,9 +21,9 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 
+from ..settings import Settings
 from .connection import ABORT
 from .logs import guard_logs
-from .settings import Settings
 
 
 class AbortableWebSockets(WebSocketsSansIOProtocol):
