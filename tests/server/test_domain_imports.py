@@ -19,11 +19,12 @@ FORBIDDEN = {
     "httpx",
     "socket",
     "redis",
+    "pydantic",
 }
 """Top-level packages the domain must not import."""
 
-SERVER_ALLOWED = {"messages", "settings"}
-"""Server modules outside ``domain/`` that it may use (the protocol's text, the settings)."""
+SERVER_ALLOWED = {"settings"}
+"""Server modules outside ``domain/`` that it may use (not the transport, not the adapters)."""
 
 
 def _imports(path: Path) -> list[tuple[str, int]]:
