@@ -102,6 +102,34 @@ def serve_command(
         int,
         typer.Option("--max-body", min=1, help="Largest HTTP request body in KiB."),
     ] = 64,
+    max_waiting_tables: Annotated[
+        int,
+        typer.Option("--max-waiting-tables", min=1, help="Tables waiting for players, in all."),
+    ] = 1000,
+    bot_seats_per_ip: Annotated[
+        int,
+        typer.Option(
+            "--bot-seats-per-ip",
+            min=0,
+            help="Bot seats one client address may have at unfinished tables.",
+        ),
+    ] = 12,
+    finished_in_memory: Annotated[
+        int,
+        typer.Option(
+            "--finished-in-memory",
+            min=0,
+            help="Finished tables kept in memory (least recent leave).",
+        ),
+    ] = 200,
+    bot_latency: Annotated[
+        float,
+        typer.Option(
+            "--bot-latency",
+            min=0.1,
+            help="Seconds a bot move should take at most under load (search thinks less).",
+        ),
+    ] = 2.0,
     api_docs: Annotated[
         bool,
         typer.Option("--api-docs", help="Serve the OpenAPI description at /api/openapi.json."),
@@ -146,6 +174,10 @@ def serve_command(
         send_queue_bytes=send_queue * 1024,
         max_body=max_body * 1024,
         api_docs=api_docs,
+        max_waiting_tables=max_waiting_tables,
+        max_bot_seats=bot_seats_per_ip,
+        finished_in_memory=finished_in_memory,
+        bot_target_latency=bot_latency,
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s: %(name)s: %(message)s")
     config = server_config(
