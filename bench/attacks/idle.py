@@ -35,6 +35,8 @@ class Config:
     """seconds the sockets are kept after they are all open"""
     concurrency: int = 64
     good_timeout: float = 30.0
+    open_limit: float = 60.0
+    """seconds for opening the sockets (a saturated server makes each take up to 20 s)"""
     reopen: bool = False
     """open again every socket the server closes, for the whole hold"""
 
@@ -104,11 +106,15 @@ async def run(server: Server, config: Config, sampler: Any, _: object = None) ->
         table = answer.json()["table"]["id"]
     since = sampler.take().at
     limit = asyncio.Semaphore(config.concurrency)
+    started = time.monotonic()
     failures: dict[str, int] = {}
 
-    async def one(index: int) -> socket.socket | None:
+    async def one(index: int, opening: bool = True) -> socket.socket | None:
         address = f"127.0.1.{1 + index % config.addresses}"
         async with limit:
+            if opening and time.monotonic() - started > config.open_limit:
+                failures["not tried (time)"] = failures.get("not tried (time)", 0) + 1
+                return None
             try:
                 return await _open(server, table, address, config.partial)
             except Exception as error:
@@ -116,7 +122,6 @@ async def run(server: Server, config: Config, sampler: Any, _: object = None) ->
                 failures[name] = failures.get(name, 0) + 1
                 return None
 
-    started = time.monotonic()
     opened = list(await asyncio.gather(*map(one, range(config.sockets))))
     open_seconds = time.monotonic() - started
     figures: dict[str, Any] = {"opened": sum(s is not None for s in opened)}
@@ -133,7 +138,7 @@ async def run(server: Server, config: Config, sampler: Any, _: object = None) ->
                 if sock is None or peer_closed(sock, silent=True):
                     if sock is not None:
                         sock.close()
-                    opened[index] = await one(index)
+                    opened[index] = await one(index, opening=False)
                     reopened += opened[index] is not None
 
     keeper = asyncio.create_task(keep()) if config.reopen else None
