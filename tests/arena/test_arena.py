@@ -135,7 +135,7 @@ def test_tiny_run_rotates_seats_over_identical_deals() -> None:
         first, second = (r for r in run.results if r.deal == deal)
         assert first.lineup == (0, 1) and second.lineup == (1, 0)
         assert first.record is not None and second.record is not None
-        records = [GameRecord.from_json(r.record).to_dict() for r in (first, second)]
+        records = [GameRecord.from_json(r.record or "").to_dict() for r in (first, second)]
         deals = [[e for e in rec["events"] if "deal" in e] for rec in records]
         # The first hand is dealt identically whoever sits where; later hands too
         # (as far as both games went).

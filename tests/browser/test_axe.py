@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +44,7 @@ def _serious(page: Page) -> list[str]:
 @pytest.fixture
 def context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
     phone = getattr(request, "param", "laptop") == "phone"
-    size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 720}
+    size: ViewportSize = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 720}
     # The axe script is injected as a script tag, which the pages' CSP would refuse.
     context = browser.new_context(
         viewport=size, is_mobile=phone, has_touch=phone, locale="en-GB", bypass_csp=True

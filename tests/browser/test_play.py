@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 860}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 
 
 def _context(browser: Browser, phone: bool = False, locale: str = "en-GB") -> BrowserContext:
@@ -218,8 +218,10 @@ def test_two_people_and_a_bot_play_a_hand(
                 time.sleep(0.05)  # the bot is moving; poll again
                 continue
             page = pages[mover]
-            version = states[mover]["version"]
-            plays = [a for a in states[mover]["legal"] if a.startswith("play ")]
+            mine = states[mover]
+            assert mine is not None
+            version = mine["version"]
+            plays = [a for a in mine["legal"] if a.startswith("play ")]
             if mover == 0 and dropped is None and plays:
                 # The connection drops right after an action leaves: the page reconnects,
                 # sends it again with the same id, and the server applies it once.
@@ -237,7 +239,7 @@ def test_two_people_and_a_bot_play_a_hand(
             shot = None
             if turns >= 2 and shots and mover in (0, 1):
                 shot = shots.get("desktop" if mover == 0 else "phone")
-            if _take_turn(page, states[mover], tap=page is bob, shot=shot):
+            if _take_turn(page, mine, tap=page is bob, shot=shot):
                 taken.add("desktop" if mover == 0 else "phone")
                 shots = {k: v for k, v in shots.items() if k not in taken}
             page.wait_for_function("v => window.odin.version > v", arg=version)

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 pytestmark = pytest.mark.browser
 
-SIZES = {
+SIZES: dict[str, dict[str, Any]] = {
     "1366x768": {"viewport": {"width": 1366, "height": 768}},
     "1280x720": {"viewport": {"width": 1280, "height": 720}},
     "390x844": {

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import urllib.request
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -47,7 +47,7 @@ def _open(context: BrowserContext, server: str) -> Page:
 
 @pytest.fixture
 def context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
-    reduced = getattr(request, "param", "no-preference")
+    reduced: Literal["no-preference", "reduce"] = getattr(request, "param", "no-preference")
     context = browser.new_context(
         viewport={"width": 1280, "height": 720}, locale="en-GB", reduced_motion=reduced
     )

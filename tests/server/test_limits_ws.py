@@ -109,7 +109,7 @@ async def test_spectators_saying_hello_in_a_loop_are_rate_limited(settings: Sett
         assert _stats(server).peak_queued <= paced.send_queue_bytes
         for attacker in attackers:
             await attacker.send(json.dumps({"type": "ping"}))
-            codes = []
+            codes: list[str] = []
             while not codes or codes[-1] != "pong":
                 message = json.loads(await asyncio.wait_for(attacker.recv(), 10))
                 codes.append(message.get("code", message["type"]))

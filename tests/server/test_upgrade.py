@@ -157,8 +157,8 @@ async def test_the_upgraded_server_resumes_every_game_for_its_players(tmp_path: 
                     # An action acknowledged by 0.1, sent again, is acknowledged again.
                     last = expected["acks"][-1]
                     if last["seat"] == int(seat):
-                        answer = await client.act("pass", last["id"])
-                        assert (answer["type"], answer["version"]) == ("ack", last["version"])
+                        again = await client.act("pass", last["id"])
+                        assert (again["type"], again["version"]) == ("ack", last["version"])
                 await client.close()
             if expected["status"] == "finished":
                 record = (await http.get(f"/api/tables/{expected['id']}/record")).json()
