@@ -106,7 +106,7 @@ async def run(server: Server, config: Config, sampler: Any, _: object = None) ->
         return_exceptions=True,
     )
     await asyncio.sleep(2)  # memory after the bodies are gone
-    figures = sampler.summary(since)
+    figures: dict[str, Any] = sampler.summary(since)
     figures["seconds"] = round(time.monotonic() - started, 1)
     figures["bodies"] = [r if isinstance(r, dict) else {"error": repr(r)} for r in results]
     statuses = [r.get("status") if isinstance(r, dict) else None for r in results]

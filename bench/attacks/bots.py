@@ -186,7 +186,7 @@ async def run(server: Server, config: Config, sampler: Any, _: object = None) ->
     for task in watchers:
         with contextlib.suppress(asyncio.CancelledError):
             await task
-    figures = sampler.summary(since)
+    figures: dict[str, Any] = sampler.summary(since)
     figures["accepted"] = statuses.get("201", 0)
     figures["statuses"] = statuses
     figures["watchers"] = tally.watchers

@@ -125,7 +125,7 @@ async def run(
     for record, code in zip([r for r in records if "socket" in r], codes, strict=True):
         record["close_code"] = code
         record.pop("socket").close()
-    figures = sampler.summary(since, after)
+    figures: dict[str, Any] = sampler.summary(since, after)
     end = [s for s in sampler.samples if s.at <= attack_end]
     figures["rss_attack_end_mib"] = end[-1].server / 1024 if end else None
     figures["rss_timeline"] = sampler.timeline(since, after, max(1.0, config.seconds / 6))

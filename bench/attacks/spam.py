@@ -53,7 +53,7 @@ async def run(server: Server, config: Config, sampler: Any, _: object = None) ->
         await asyncio.gather(*(worker() for _ in range(config.concurrency)))
     seconds = time.monotonic() - started
     await asyncio.sleep(1)
-    figures = sampler.summary(since)
+    figures: dict[str, Any] = sampler.summary(since)
     async with http_client(server.base, GOOD) as http:
         listed = await http.get("/api/tables", params={"status": "open"})
         figures["open_listed"] = len(listed.json().get("tables", ()))
