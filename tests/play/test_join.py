@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import os
 import socket
 import subprocess
@@ -152,7 +151,15 @@ def test_a_full_table_and_bad_links_are_one_line(server: str) -> None:
 
 def test_watching_shows_the_game_to_its_end(server: str, tmp_path: Path) -> None:
     table = new_table(server, 2, {0: "random", 1: "random"}, one_hand=True)
-    result = runner.invoke(app, ["join", f"{server}/t/{table['id']}/watch"], input="")
+    result = runner.invoke(
+        app, ["join", f"{server}/t/{table['id']}/watch"], input="", env={"COLUMNS": "200"}
+    )
     assert result.exit_code == 0, result.output
     assert "watching" in result.output and "Final standings" in result.output
-    assert json.dumps(record_of(server, table).to_dict())  # the game did finish
+    # At the hand's end every player's cards left are shown, as `odin play` shows them.
+    game = record_of(server, table).replay()
+    end = next(e for e in game.public_events() if e["type"] == "hand_end")
+    summary = result.output.split("Hand 1 is over")[1].split("Final standings")[0]
+    assert "cards left" in summary and any(end["cards"])
+    for cards in end["cards"]:
+        assert " ".join(cards) in summary

@@ -472,11 +472,17 @@ class RemoteSession:
         )
         table = Table()
         table.add_column("player")
+        table.add_column("cards left")
         table.add_column("this hand", justify="right")
         table.add_column("total", justify="right")
         totals = self._totals(event["index"])
-        for name, points, total in zip(self.names, event["points"], totals, strict=True):
-            table.add_row(Text(name), str(points), str(total))
+        # Every seat's cards left, shown at the hand's end (a server older than this field
+        # sends points only).
+        shown = event.get("cards") or [[] for _ in self.names]
+        for name, left, points, total in zip(
+            self.names, shown, event["points"], totals, strict=True
+        ):
+            table.add_row(Text(name), Text(" ".join(left)), str(points), str(total))
         self.console.print(table)
 
     def _game_summary(self, winners: list[int]) -> None:
