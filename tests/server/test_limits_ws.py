@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -223,3 +224,52 @@ async def test_sockets_in_all_are_capped(settings: Settings) -> None:
         await until(lambda: _quotas(server).sockets == 1)
         third = await open_client(server, table["id"])
         assert third.version == second.version
+
+
+async def test_connections_beyond_the_file_budget_are_dropped_at_once(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sockets from many addresses, each under its quota, must not take the descriptors the
+    database and the bots need: past the budget a new connection is dropped on accept."""
+    from odin_cards.server.transport import uvicorn_config
+
+    monkeypatch.setattr(uvicorn_config, "connection_budget", lambda: 6)
+    patient = dataclasses.replace(settings, hello_timeout=60)  # no deadline closes them here
+    async with running(patient) as server:
+        host, port = server.base.removeprefix("http://").split(":")
+        held = [await asyncio.open_connection(host, int(port)) for _ in range(6)]
+        extra = [await asyncio.open_connection(host, int(port)) for _ in range(4)]
+        for reader, writer in extra:  # closed before a byte is read: reset or end of file
+            with contextlib.suppress(ConnectionResetError):
+                assert await asyncio.wait_for(reader.read(), 10) == b""
+            writer.close()
+        for _, writer in held:
+            writer.close()
+        # Once they are gone the server works, its database included.
+        async with server.http() as http:
+            await until_created(http)
+
+
+async def until_created(http: httpx.AsyncClient) -> None:
+    """Create a table, trying again while the closed sockets are still being counted."""
+    for _ in range(100):
+        with contextlib.suppress(httpx.TransportError):
+            answer = await http.post("/api/tables", json={"players": 2})
+            if answer.status_code == 201:
+                return
+        await asyncio.sleep(0.05)
+    raise AssertionError("no table could be created after the connections closed")
+
+
+def test_the_soft_file_limit_is_raised_to_the_hard_one() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import resource; "
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (256, 2048)); "
+        "from odin_cards.server.transport.uvicorn_config import connection_budget; "
+        "print(connection_budget(100), resource.getrlimit(resource.RLIMIT_NOFILE)[0])"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.stdout.split() == ["1948", "2048"], out.stderr

@@ -7,13 +7,17 @@ close meant to drop it) forever. :class:`AbortableWebSockets` adds the ASGI exte
 transport (its buffer is thrown away). :class:`~.connection.Connection` uses it for
 readers that fall behind. A handshake refused with an HTTP answer (a quota) is not
 logged as an error. :class:`FirstRequestDeadline` closes connections that never send a
-request.
+request, and refuses new ones beyond what the process's file limit leaves for them
+(:func:`connection_budget`): sockets from many addresses must never take the descriptors
+the database, its checkpoints and the bot workers need.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import resource
 from typing import Any
 
 import uvicorn
@@ -24,6 +28,28 @@ from websockets.http11 import Request
 from ..settings import Settings
 from .connection import ABORT
 from .logs import guard_logs
+
+log = logging.getLogger(__name__)
+
+RESERVED_FILES = 128
+"""Descriptors kept for everything but client connections: the database (SQLite file, WAL,
+shared memory, lock, checkpoint connection, or a PostgreSQL pool), the bot workers' pipes,
+logs, the listening socket."""
+
+
+def connection_budget(reserved: int = RESERVED_FILES) -> int:
+    """How many client connections this process may hold open at once.
+
+    The soft file limit is raised to the hard one first (a common soft limit is 1,024);
+    then every descriptor but ``reserved`` may be a connection.
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        wanted = 1 << 20 if hard == resource.RLIM_INFINITY else hard
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+    return max(16, soft - reserved)
 
 
 class AbortableWebSockets(WebSocketsSansIOProtocol):
@@ -63,12 +89,17 @@ class FirstRequestDeadline(HttpToolsProtocol):
     """
 
     first_request_timeout = 5.0
+    max_connections = 1 << 20
+    """Open client connections (HTTP and WebSocket) beyond which a new one is dropped at
+    once: its descriptor is given back before anything else is spent on it."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
-        self._deadline: asyncio.TimerHandle | None = self.loop.call_later(
-            self.first_request_timeout, self._silent
-        )
+        self._deadline: asyncio.TimerHandle | None = None
+        if len(self.server_state.connections) > self.max_connections:
+            self.transport.abort()
+            return
+        self._deadline = self.loop.call_later(self.first_request_timeout, self._silent)
 
     def on_headers_complete(self) -> None:
         self._forget_deadline()
@@ -96,10 +127,12 @@ def server_config(app: Any, settings: Settings, **options: Any) -> uvicorn.Confi
     ``options`` go to :class:`uvicorn.Config` (host, port, log_level, ...). Logging is
     configured here and guarded (:func:`.logs.guard_logs`): no log level writes frames.
     """
+    budget = connection_budget()
+    log.info("at most %d open connections (the file limit leaves them)", budget)
     http = type(
         "FirstRequestDeadline",
         (FirstRequestDeadline,),
-        {"first_request_timeout": settings.hello_timeout},
+        {"first_request_timeout": settings.hello_timeout, "max_connections": budget},
     )
     config = uvicorn.Config(
         app,
