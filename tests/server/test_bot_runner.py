@@ -12,7 +12,9 @@ import logging
 import random
 import threading
 import time
+from concurrent.futures import Executor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -375,3 +377,45 @@ def test_a_bot_that_raises_is_answered_by_a_random_move() -> None:
     move = choose(turn_of(req), Budget(), 5)
     assert move.error == "KeyError"
     assert legal(req, move.action)
+
+
+class _NoDescriptors(Executor):
+    """An executor that fails as a process pool does when no file descriptor is left."""
+
+    def submit(self, *args: Any, **kwargs: Any) -> Any:
+        raise OSError(24, "Too many open files")
+
+
+async def test_a_worker_that_cannot_be_reached_is_replaced_and_the_lane_recovers(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the file limit a submission fails and so may a new worker's start: the move gets
+    a stand-in at once, and the lane gets a working worker back as soon as it can."""
+    caplog.set_level(logging.ERROR, "odin_cards.server.adapters.bot_runner")
+    runner = ProcessBotRunner(1)
+    try:
+        await asyncio.wait_for(runner.started(), 60)
+        quick_pid = runner.pids[0]
+        runner._quick.slots[0].executor.shutdown(wait=True)
+        runner._quick.slots[0].executor = _NoDescriptors()
+        make = runner._executor
+        failures = iter([OSError(24, "Too many open files")])
+
+        def executor_at_the_limit(lane: Any) -> Executor:
+            failure = next(failures, None)
+            if failure is not None:
+                raise failure
+            return make(lane)
+
+        monkeypatch.setattr(runner, "_executor", executor_at_the_limit)
+        blocked = request("emfile-1", "heuristic")
+        assert legal(blocked, await asyncio.wait_for(runner.move(blocked), 10))
+        assert "could not reach its worker (OSError)" in caplog.text
+        after = request("emfile-2", "heuristic", moves=2)
+        assert legal(after, await asyncio.wait_for(runner.move(after), 60))
+        # The first new worker could not be made either; the next one was, and answered.
+        assert "a bot worker did not start (OSError); trying again" in caplog.text
+        assert caplog.text.count("stood in") == 1  # only the blocked move
+        assert runner.pids[0] != quick_pid
+    finally:
+        runner.close()

@@ -316,16 +316,21 @@ class ProcessBotRunner:
         deadline = asyncio.timeout(seconds)
         replaced = False
         started = self.clock()
+        submitted = False
         try:
             async with deadline:
-                move = await loop.run_in_executor(
+                thinking = loop.run_in_executor(
                     slot.executor, self.think, turn_of(request), budget, secrets.randbits(64)
                 )
+                submitted = True
+                move = await thinking
         except Exception as error:
             if deadline.expired():
                 problem = f"still thought after {seconds:.1f} s; its worker is replaced"
             elif isinstance(error, BrokenProcessPool):
                 problem = "lost its worker, which died; the worker is replaced"
+            elif not submitted:  # the executor itself failed (e.g. no file descriptor left)
+                problem = f"could not reach its worker ({type(error).__name__}); it is replaced"
             else:
                 problem = f"failed ({type(error).__name__})"
             log.error(
@@ -334,7 +339,7 @@ class ProcessBotRunner:
                 request.table_id,
                 problem,
             )
-            if deadline.expired() or isinstance(error, BrokenProcessPool):
+            if deadline.expired() or isinstance(error, BrokenProcessPool) or not submitted:
                 replaced = True
                 self._replace(lane, slot)
             self._stand_in(job)
@@ -390,33 +395,45 @@ class ProcessBotRunner:
             initargs=(os.getpid(),),
         )
 
-    async def _warm(self, lane: _Lane, slot: _Slot) -> None:
-        """Start the slot's worker (outside any move's deadline) and learn its process id."""
-        while True:
+    async def _warm(self, lane: _Lane, slot: _Slot, fresh: bool = False) -> None:
+        """Start the slot's worker (outside any move's deadline) and learn its process id.
+
+        With ``fresh`` the slot's executor is a dead one, made anew here. Whatever fails
+        (no file descriptor left, a worker that cannot start) is tried again a second
+        later: a lane must never stay without its worker.
+        """
+        while not self._closed:
             try:
+                if fresh:
+                    slot.executor = self._executor(lane)
+                    fresh = False
                 async with asyncio.timeout(START_TIMEOUT):
                     pid = await asyncio.get_running_loop().run_in_executor(slot.executor, os.getpid)
-            except (TimeoutError, BrokenProcessPool, OSError) as error:
+            except Exception as error:
                 log.error("a bot worker did not start (%s); trying again", type(error).__name__)
-                slot.executor.shutdown(wait=False, cancel_futures=True)
+                with contextlib.suppress(Exception):
+                    slot.executor.shutdown(wait=False, cancel_futures=True)
+                fresh = True
                 await asyncio.sleep(1.0)
-                slot.executor = self._executor(lane)
                 continue
             slot.pid = pid
-            break
-        slot.ready = True
-        self._pump(lane)
+            slot.ready = True
+            self._pump(lane)
+            return
 
     def _replace(self, lane: _Lane, slot: _Slot) -> None:
         """Kill the slot's worker and put a fresh one in its place."""
         self._kill(slot)
-        slot.executor.shutdown(wait=False, cancel_futures=True)
+        with contextlib.suppress(Exception):
+            slot.executor.shutdown(wait=False, cancel_futures=True)
         if self._closed:
             return
-        fresh = _Slot(self._executor(lane), ready=not self.processes)
+        if not self.processes:
+            lane.slots[lane.slots.index(slot)] = _Slot(self._executor(lane), ready=True)
+            return
+        fresh = _Slot(slot.executor, ready=False)  # its executor is made by _warm
         lane.slots[lane.slots.index(slot)] = fresh
-        if self.processes:
-            self._warming.add(self._spawn(self._warm(lane, fresh)))
+        self._warming.add(self._spawn(self._warm(lane, fresh, fresh=True)))
 
     @staticmethod
     def _kill(slot: _Slot) -> None:
