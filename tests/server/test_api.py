@@ -136,6 +136,9 @@ async def test_pages_are_the_clients_files(server: Server) -> None:
             if (STATIC / page).is_file():
                 assert answer.status_code == 200
                 assert answer.text == (STATIC / page).read_text()
+                head = await http.head(path)  # link checkers and `curl -I` ask HEAD
+                assert head.status_code == 200 and head.content == b""
+                assert head.headers["content-type"].startswith("text/html")
             else:
                 assert answer.status_code == 404 and answer.json()["error"] == "no_client"
 

@@ -81,7 +81,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_api_websocket_route("/ws/{table_id}", endpoint)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     for path, page in PAGES.items():
-        app.add_api_route(path, _page(page), methods=["GET"], include_in_schema=False)
+        app.add_api_route(path, _page(page), methods=["GET", "HEAD"], include_in_schema=False)
 
     errors.install(app)
     return app
