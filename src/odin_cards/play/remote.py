@@ -24,14 +24,22 @@ from typing import Any, Literal
 from urllib.parse import quote, unquote, urlsplit
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from ..rules import Action, Options, Outcome, View, parse_action
-from .cards import SORTS, cards_text
+from .cards import SORTS
 from .commands import HELP, parse_command
-from .render import hand_events, hand_line, sort_choices, turn_view, what_to_do
-from .words import event_line, plural, their, verb
+from .render import (
+    event_text,
+    hand_events,
+    hand_line,
+    hand_summary,
+    sort_choices,
+    standings,
+    turn_view,
+    what_to_do,
+)
+from .words import event_line
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
 """Seconds between reconnection attempts (each jittered to between half and 1.5 times)."""
@@ -438,24 +446,18 @@ class RemoteSession:
             self.console.rule(
                 Text(f"Hand {event['hand']} · lead: {names[event['leader']]}"), style="bold blue"
             )
-        elif kind == "play":
-            text = Text(f"{names[event['seat']]}: play ")
-            text.append_text(cards_text(event["cards"]))
-            if len(event["cards"]) > 1:
-                text.append(f" ({event['value']})", style="dim")
-            self.console.print(text)
-        elif kind == "take":
-            text = Text(f"{names[event['seat']]}: take ")
-            text.append_text(cards_text([event["card"]]))
-            self.console.print(text)
         elif kind == "hand_end":
-            self._hand_summary(event)
+            number = sum(1 for e in self.events if e["type"] == "hand_end")
+            totals = self._totals(event["index"])
+            self.console.print(hand_summary(event, number, names, totals))
         elif kind == "game_end":
-            self._game_summary(event["winners"])
+            totals = self._totals(len(self.events) + 1)
+            hands = sum(1 for e in self.events if e["type"] == "hand_end")
+            self.console.print(standings(totals, event["winners"], names, hands))
         else:
-            line = event_line(event, names)
-            if line is not None:
-                self.console.print(Text(line, style="dim"))
+            text = event_text(event, names)
+            if text is not None:
+                self.console.print(text)
 
     def _totals(self, upto: int) -> list[int]:
         totals = [0] * len(self.names)
@@ -463,49 +465,6 @@ class RemoteSession:
             if event["type"] == "hand_end" and event["index"] <= upto:
                 totals = [t + p for t, p in zip(totals, event["points"], strict=True)]
         return totals
-
-    def _hand_summary(self, event: dict[str, Any]) -> None:
-        ender = self.names[event["seat"]]
-        number = sum(1 for e in self.events if e["type"] == "hand_end")
-        self.console.print(
-            Text(f"Hand {number} is over: {ender} emptied {their(ender)} hand.", style="bold")
-        )
-        table = Table()
-        table.add_column("player")
-        table.add_column("cards left")
-        table.add_column("this hand", justify="right")
-        table.add_column("total", justify="right")
-        totals = self._totals(event["index"])
-        # Every seat's cards left, shown at the hand's end (a server older than this field
-        # sends points only).
-        shown = event.get("cards") or [[] for _ in self.names]
-        for name, left, points, total in zip(
-            self.names, shown, event["points"], totals, strict=True
-        ):
-            table.add_row(Text(name), Text(" ".join(left)), str(points), str(total))
-        self.console.print(table)
-
-    def _game_summary(self, winners: list[int]) -> None:
-        totals = self._totals(len(self.events) + 1)
-        hands = sum(1 for e in self.events if e["type"] == "hand_end")
-        self.console.print(
-            Text(f"Game over after {plural(hands, 'hand')}. Final standings:", style="bold")
-        )
-        table = Table()
-        table.add_column("place", justify="right")
-        table.add_column("player")
-        table.add_column("points", justify="right")
-        for seat in sorted(range(len(totals)), key=lambda s: (totals[s], s)):
-            place = 1 + sum(1 for p in totals if p < totals[seat])
-            mark = " (winner)" if seat in winners else ""
-            table.add_row(str(place), Text(self.names[seat] + mark), str(totals[seat]))
-        self.console.print(table)
-        names = [self.names[s] for s in winners]
-        if len(names) == 1:
-            verdict = verb(names[0], "wins!", "win!")
-        else:
-            verdict = f"{', '.join(names[:-1])} and {names[-1]} share the victory!"
-        self.console.print(Text(verdict, style="bold green"))
 
 
 def take_seat(link: TableLink, name: str) -> TableLink:

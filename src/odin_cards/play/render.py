@@ -17,7 +17,7 @@ from rich.text import Text
 
 from ..rules import Action, View
 from .cards import cards_text
-from .words import event_line, plural
+from .words import event_line, plural, their, verb
 
 LAST_MOVES = 6
 
@@ -182,3 +182,70 @@ def turn_view(
         choices_view(choices, view.decision),
     ]
     return Group(*parts)
+
+
+# ------------------------------------------------- public events, local or remote
+
+
+def event_text(event: dict[str, Any], names: Sequence[str]) -> Text | None:
+    """A play or a take with its cards drawn, another move as a dim line; ``None`` for
+    bookkeeping. Deals and the ends of hands and games have screens of their own."""
+    kind = event["type"]
+    if kind == "play":
+        text = Text(f"{names[event['seat']]}: play ")
+        text.append_text(cards_text(event["cards"]))
+        if len(event["cards"]) > 1:
+            text.append(f" ({event['value']})", style="dim")
+        return text
+    if kind == "take":
+        text = Text(f"{names[event['seat']]}: take ")
+        text.append_text(cards_text([event["card"]]))
+        return text
+    line = event_line(event, names)
+    return None if line is None else Text(line, style="dim")
+
+
+def hand_summary(
+    event: dict[str, Any], number: int, names: Sequence[str], totals: Sequence[int]
+) -> RenderableType:
+    """The end of hand ``number`` (a public ``hand_end`` event): who went out, and every
+    player's cards left (shown at a hand's end), points and total."""
+    ender = names[event["seat"]]
+    table = Table()
+    table.add_column("player")
+    table.add_column("cards left")
+    table.add_column("this hand", justify="right")
+    table.add_column("total", justify="right")
+    shown = event.get("cards") or [[] for _ in names]  # a 0.1 server sends points only
+    for name, left, points, total in zip(names, shown, event["points"], totals, strict=True):
+        table.add_row(Text(name), Text(" ".join(left)), str(points), str(total))
+    title = Text(f"Hand {number} is over: {ender} emptied {their(ender)} hand.", style="bold")
+    return Group(title, table)
+
+
+def standings(
+    totals: Sequence[int],
+    winners: Sequence[int],
+    names: Sequence[str],
+    hands: int,
+    cheer: str = "",
+) -> RenderableType:
+    """The final standings: places (lower points are better), winners, the verdict."""
+    table = Table()
+    table.add_column("place", justify="right")
+    table.add_column("player")
+    table.add_column("points", justify="right")
+    for seat in sorted(range(len(totals)), key=lambda s: (totals[s], s)):
+        place = 1 + sum(1 for p in totals if p < totals[seat])
+        mark = " (winner)" if seat in winners else ""
+        table.add_row(str(place), Text(names[seat] + mark), str(totals[seat]))
+    who = [names[s] for s in winners]
+    if len(who) == 1:
+        verdict = verb(who[0], "wins!", "win!")
+    else:
+        verdict = f"{', '.join(who[:-1])} and {who[-1]} share the victory!"
+    return Group(
+        Text(f"Game over after {plural(hands, 'hand')}. Final standings:", style="bold"),
+        table,
+        Text(verdict + cheer, style="bold green"),
+    )

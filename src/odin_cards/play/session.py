@@ -20,16 +20,24 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from ..bots import LEVELS, Bot, Budget, ask, make_bot
-from ..rules import Action, Game, OdinError, mask_text, public_events
-from .cards import SORTS, cards_text
+from ..rules import Action, Game, OdinError, public_events
+from .cards import SORTS
 from .commands import HELP, parse_command
 from .hint import give_hint, strongest_level
-from .render import hand_events, hand_line, sort_choices, turn_view, what_to_do
-from .words import event_line, plural, their, verb
+from .render import (
+    event_text,
+    hand_events,
+    hand_line,
+    hand_summary,
+    sort_choices,
+    standings,
+    turn_view,
+    what_to_do,
+)
+from .words import event_line
 
 Ending = Literal["over", "left", "interrupted"]
 """How :meth:`PlaySession.run` ended: the game is over, the person left, or Ctrl-C."""
@@ -80,8 +88,6 @@ class PlaySession:
         self.hint_rng = random.Random(f"odin-play:{bot_seed}:hint")
         self.cursor = 0
         self.hands_ended = 0
-        self.before: list[int] = list(game.hands)
-        """Every seat's cards before the last action: the cards left when a hand ends."""
         self.turns: list[tuple[Game, int]] = []
         """The game at the start of each of the person's decisions (for ``undo``)."""
 
@@ -108,9 +114,7 @@ class PlaySession:
         return "over"
 
     def _apply(self, action: Action, seat: int) -> None:
-        before = list(self.game.hands)
         self.game.apply(action, seat=seat)
-        self.before = before
 
     def _bot_turn(self, seat: int) -> None:
         bot_seat = self.seats[seat]
@@ -221,24 +225,21 @@ class PlaySession:
             )
             if self.game.to_move != self.human:
                 self.console.print(hand_line(self.game.view(self.human), self.sort))
-        elif kind == "play":
-            text = Text(f"{names[event['seat']]}: play ")
-            text.append_text(cards_text(event["cards"]))
-            if len(event["cards"]) > 1:
-                text.append(f" ({event['value']})", style="dim")
-            self.console.print(text)
-        elif kind == "take":
-            text = Text(f"{names[event['seat']]}: take ")
-            text.append_text(cards_text([event["card"]]))
-            self.console.print(text)
         elif kind == "hand_end":
-            self._hand_summary(event)
+            self.hands_ended += 1
+            totals = self._totals_after(self.hands_ended)
+            self.console.print(hand_summary(event, self.hands_ended, names, totals))
         elif kind == "game_end":
-            self._game_summary(event["winners"])
+            outcome = self.game.outcome
+            assert outcome is not None
+            cheer = " Well played." if self.human in event["winners"] else ""
+            self.console.print(
+                standings(outcome.scores, event["winners"], names, outcome.hands_played, cheer)
+            )
         else:
-            line = event_line(event, names)
-            if line is not None:
-                self.console.print(Text(line, style="dim"))
+            text = event_text(event, names)
+            if text is not None:
+                self.console.print(text)
 
     def _totals_after(self, hand: int) -> list[int]:
         """Every seat's points after ``hand`` hands (from the public history)."""
@@ -249,56 +250,6 @@ class PlaySession:
                 ended += 1
                 totals = [t + p for t, p in zip(totals, event["points"], strict=True)]
         return totals
-
-    def _hand_summary(self, event: dict[str, Any]) -> None:
-        ender = self.names[event["seat"]]
-        self.hands_ended += 1
-        number = self.hands_ended
-        self.console.print(
-            Text(
-                f"Hand {number} is over: {ender} emptied {their(ender)} hand.",
-                style="bold",
-            )
-        )
-        table = Table()
-        table.add_column("player")
-        table.add_column("cards left")
-        table.add_column("this hand", justify="right")
-        table.add_column("total", justify="right")
-        totals = self._totals_after(number)
-        for seat, (name, points, total) in enumerate(
-            zip(self.names, event["points"], totals, strict=True)
-        ):
-            left = "" if seat == event["seat"] else mask_text(self.before[seat])
-            table.add_row(Text(name), Text(left), str(points), str(total))
-        self.console.print(table)
-
-    def _game_summary(self, winners: Sequence[int]) -> None:
-        outcome = self.game.outcome
-        assert outcome is not None
-        totals = list(outcome.scores)
-        hands = outcome.hands_played
-        self.console.print(
-            Text(f"Game over after {plural(hands, 'hand')}. Final standings:", style="bold")
-        )
-        table = Table()
-        table.add_column("place", justify="right")
-        table.add_column("player")
-        table.add_column("points", justify="right")
-        order = sorted(range(len(totals)), key=lambda s: (totals[s], s))
-        for seat in order:
-            place = 1 + sum(1 for p in totals if p < totals[seat])
-            mark = " (winner)" if seat in winners else ""
-            table.add_row(str(place), Text(self.names[seat] + mark), str(totals[seat]))
-        self.console.print(table)
-        names = [self.names[s] for s in winners]
-        if len(names) == 1:
-            verdict = verb(names[0], "wins!", "win!")
-        else:
-            verdict = f"{', '.join(names[:-1])} and {names[-1]} share the victory!"
-        if self.human in winners:
-            verdict += " Well played."
-        self.console.print(Text(verdict, style="bold green"))
 
     def _left(self) -> None:
         scores = " · ".join(
