@@ -1,7 +1,7 @@
 """The domain's refusals: a stable code and a message for people; nothing else.
 
 The domain never speaks HTTP or WebSocket. The HTTP layer maps each code to a status
-(:data:`odin_cards.server.transport.api.STATUS`), the WebSocket layer sends it as an ``error``
+(:data:`odin_cards.server.transport.errors.STATUS`), the WebSocket layer sends it as an ``error``
 message. ``docs/protocol.md`` lists the codes; clients may rely on them.
 """
 

@@ -40,32 +40,6 @@ class Ping(_Message):
 ClientMessage = Annotated[Hello | Act | Ping, Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 
-ERROR_CODES = frozenset(
-    {
-        "malformed",
-        "illegal",
-        "stale",
-        "not_your_turn",
-        "unauthorized",
-        "not_seated",
-        "too_large",
-        "rate_limited",
-        "game_over",
-        "not_started",
-        "not_found",
-        "unavailable",
-    }
-)
-
-
-class Refusal(DomainError):
-    """A client message that is refused with an ``error`` message; nothing changes."""
-
-    def __init__(self, code: str, message: str, id: str | None = None) -> None:
-        assert code in ERROR_CODES, code
-        super().__init__(code, message, id)
-
-
 MAX_DEPTH = 4
 """Deepest nesting of arrays and objects a client message may have (it needs 1)."""
 
@@ -103,24 +77,24 @@ def _too_deep(text: str) -> bool:
 
 
 def parse(text: str) -> Hello | Act | Ping:
-    """Read one client message or raise :class:`Refusal` (``malformed``) saying why."""
+    """Read one client message or raise :class:`DomainError` (``malformed``) saying why."""
     if _too_deep(text):
-        raise Refusal("malformed", f"a message nests at most {MAX_DEPTH} levels")
+        raise DomainError("malformed", f"a message nests at most {MAX_DEPTH} levels")
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        raise Refusal("malformed", "a message is one JSON object") from None
+        raise DomainError("malformed", "a message is one JSON object") from None
     if not isinstance(data, dict):
-        raise Refusal("malformed", "a message is one JSON object")
+        raise DomainError("malformed", "a message is one JSON object")
     kind = data.get("type")
     if kind not in ("hello", "act", "ping"):
-        raise Refusal("malformed", f"unknown message type {kind!r}: hello, act or ping")
+        raise DomainError("malformed", f"unknown message type {kind!r}: hello, act or ping")
     try:
         return _client.validate_python(data)
     except ValidationError as error:
         problem = error.errors()[0]
         where = ".".join(str(part) for part in problem["loc"][1:]) or "message"
-        raise Refusal("malformed", f"{kind}: {where}: {problem['msg']}") from None
+        raise DomainError("malformed", f"{kind}: {where}: {problem['msg']}") from None
 
 
 __all__ = [
@@ -128,7 +102,6 @@ __all__ = [
     "Act",
     "Hello",
     "Ping",
-    "Refusal",
     "ack",
     "dump",
     "error",

@@ -18,7 +18,7 @@ from ..settings import Settings
 from . import messages as msg
 from .connection import Connection
 from .errors import error_response
-from .messages import Act, Hello, Refusal
+from .messages import Act, Hello
 from .quotas import Quotas, client_address
 
 POLICY_VIOLATION = 1008
@@ -98,7 +98,7 @@ async def _serve(
         text = message.get("text")
         data = message.get("bytes")
         if not connection.allow():
-            connection.send(msg.error(Refusal("rate_limited", "too many messages: slow down")))
+            connection.send(msg.error(DomainError("rate_limited", "too many messages: slow down")))
             if connection.refused >= settings.flood:
                 await connection.finish(POLICY_VIOLATION, "too many messages")
                 return
@@ -107,15 +107,15 @@ async def _serve(
         if size > settings.max_message:
             connection.send(
                 msg.error(
-                    Refusal("too_large", f"a message has at most {settings.max_message} bytes")
+                    DomainError("too_large", f"a message has at most {settings.max_message} bytes")
                 )
             )
             continue
         try:
             if text is None:
-                raise Refusal("malformed", "messages are JSON text frames")
+                raise DomainError("malformed", "messages are JSON text frames")
             await _handle(connection, hall, table, msg.parse(text))
-        except DomainError as refusal:  # a Refusal of the transport is one too
+        except DomainError as refusal:
             connection.send(msg.error(refusal))
 
 
@@ -124,17 +124,17 @@ async def _handle(
 ) -> None:
     if isinstance(message, Hello):
         if not connection.allow_hello():
-            raise Refusal("rate_limited", "too many hellos: each one resends the whole table")
+            raise DomainError("rate_limited", "too many hellos: each one resends the whole table")
         quotas: Quotas = connection.websocket.app.state.quotas
         if not quotas.hello(client_address(connection.websocket.scope)):
-            raise Refusal("rate_limited", "too many hellos from your address: wait a minute")
+            raise DomainError("rate_limited", "too many hellos from your address: wait a minute")
         await hall.hello(connection, table, message.token, message.version)
         connection.greeted = True
     elif isinstance(message, Act):
         if not connection.greeted:
-            raise Refusal("malformed", "say hello first", message.id)
+            raise DomainError("malformed", "say hello first", message.id)
         if connection.seat is None:
-            raise Refusal("not_seated", "spectators cannot play", message.id)
+            raise DomainError("not_seated", "spectators cannot play", message.id)
         await hall.act(
             table, connection.seat, message.action, message.version, message.id, connection
         )
