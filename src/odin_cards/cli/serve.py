@@ -10,45 +10,16 @@ from typing import Annotated
 import typer
 
 from .app import CommandError, OdinCommand
+from .database import DatabaseUrl, DataDir, check_database_url
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
-
-
-def check_database_url(url: str) -> None:
-    """Refuse, before anything starts, a URL that names no database driver this server has.
-
-    The URL is not repeated in the message: it may hold a password.
-    """
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
-
-    example = "e.g. postgresql+asyncpg://user@host/db or sqlite+aiosqlite:///odin.sqlite3"
-    try:
-        dialect = make_url(url).get_dialect()
-    except (ArgumentError, NoSuchModuleError, ValueError):
-        raise typer.BadParameter(
-            f"not a database URL this server can use ({example})", param_hint="--database-url"
-        ) from None
-    if not getattr(dialect, "is_async", False):
-        raise typer.BadParameter(
-            f"name an asyncio driver ({example})", param_hint="--database-url"
-        ) from None
 
 
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
-    data_dir: Annotated[
-        Path,
-        typer.Option("--data-dir", help="Where the embedded SQLite database lives."),
-    ] = Path("data"),
-    database_url: Annotated[
-        str | None,
-        typer.Option(
-            "--database-url",
-            help="Use this database instead, e.g. postgresql+asyncpg://user@host/db.",
-        ),
-    ] = None,
+    data_dir: DataDir = Path("data"),
+    database_url: DatabaseUrl = None,
     bot_delay: Annotated[
         float,
         typer.Option("--bot-delay", min=0, help="Mean seconds a bot waits before moving."),

@@ -8,11 +8,11 @@ reads: it may run beside ``odin serve`` and never upgrades or locks the database
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
 import typer
 
 from .app import CommandError, OdinCommand, OdinGroup
+from .database import DatabaseUrl, DataDir, check_database_url
 
 tables_app = typer.Typer(
     name="tables",
@@ -24,17 +24,8 @@ tables_app = typer.Typer(
 
 
 def broken_command(
-    data_dir: Annotated[
-        Path,
-        typer.Option("--data-dir", help="Where the embedded SQLite database lives."),
-    ] = Path("data"),
-    database_url: Annotated[
-        str | None,
-        typer.Option(
-            "--database-url",
-            help="Use this database instead, e.g. postgresql+asyncpg://user@host/db.",
-        ),
-    ] = None,
+    data_dir: DataDir = Path("data"),
+    database_url: DatabaseUrl = None,
 ) -> None:
     """List the tables marked broken (their log does not replay), one line each."""
     import asyncio  # here, not at the top: odin --help stays quick
@@ -45,6 +36,8 @@ def broken_command(
         if not (data_dir / "odin.sqlite3").is_file():
             raise CommandError(f"no database in {data_dir} (odin serve creates odin.sqlite3)")
         database_url = sqlite_url(data_dir)
+    else:
+        check_database_url(database_url)
     for line in asyncio.run(broken_lines(database_url)):
         typer.echo(line)
 
