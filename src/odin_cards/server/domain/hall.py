@@ -15,7 +15,7 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -168,6 +168,24 @@ class Hall:
             await self._store_status(table.id, "finished")
         return table
 
+    async def _write(
+        self,
+        write: Coroutine[Any, Any, None],
+        table_id: str,
+        holds: Callable[[StoredTable], bool] = lambda _: True,
+    ) -> None:
+        """Run one write of the table store. An unknown outcome is settled by reading the
+        table back (``holds`` says whether what is stored includes the write); a write that
+        is not stored, or cannot be settled now, is ``unavailable``."""
+        try:
+            await write
+        except CommitUnknown:
+            stored = await self._read_back(table_id)
+            if stored is None or not holds(stored):
+                raise _unavailable() from None
+        except StoreUnavailable:
+            raise _unavailable() from None
+
     async def _read_back(self, table_id: str) -> StoredTable | None:
         """The stored table, to settle a write whose commit's outcome is unknown
         (``None`` also when it cannot be read now: the write counts as refused)."""
@@ -265,13 +283,7 @@ class Hall:
                     f"{self.settings.max_bot_seats} at once",
                 )
         record = new_record(_new_id(), game, players, normal, _new_seed(), bots, self.clock.now())
-        try:
-            await self.store.insert(record)
-        except CommitUnknown:
-            if await self._read_back(record.id) is None:
-                raise _unavailable() from None
-        except StoreUnavailable:
-            raise _unavailable() from None
+        await self._write(self.store.insert(record), record.id)
         table = LiveTable(record)
         table.client = client
         table.person_seen = self.clock.monotonic()
@@ -324,15 +336,13 @@ class Hall:
             digest = hash_token(token)
             starts = all(s.taken for s in table.seats if s.seat != seat)
             try:
-                await self.store.take_seat(table.id, seat, name, digest, starts)
+                await self._write(
+                    self.store.take_seat(table.id, seat, name, digest, starts),
+                    table.id,
+                    lambda stored: stored.table.seats[seat].token_hash == digest,
+                )
             except SeatTaken:
                 raise DomainError("taken", f"seat {seat} is taken") from None
-            except CommitUnknown:
-                stored = await self._read_back(table.id)
-                if stored is None or stored.table.seats[seat].token_hash != digest:
-                    raise _unavailable() from None
-            except StoreUnavailable:
-                raise _unavailable() from None
             table.seats[seat].name = name
             table.seats[seat].token_hash = digest
             if starts:
@@ -369,13 +379,7 @@ class Hall:
             record.previous_table = table.id
             for stored, seat in zip(record.seats, table.seats, strict=True):
                 stored.name, stored.bot, stored.token_hash = seat.name, seat.bot, seat.token_hash
-            try:
-                await self.store.insert_following(table.to_record(), record)
-            except CommitUnknown:
-                if await self._read_back(record.id) is None:
-                    raise _unavailable() from None
-            except StoreUnavailable:
-                raise _unavailable() from None
+            await self._write(self.store.insert_following(table.to_record(), record), record.id)
             following = LiveTable(record)
             following.client = table.client
             following.person_seen = self.clock.monotonic()
