@@ -1,3 +1,3 @@
 """odin-cards: the card game Odin, exact rules, strong bots, terminal and browser play."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
