@@ -1,0 +1,205 @@
+"""python_odin, the OpenSpiel game: OpenSpiel's own tests and tools, and hidden cards."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.research
+pyspiel = pytest.importorskip("pyspiel", reason="the [research] extra (OpenSpiel) is not installed")
+
+import numpy as np  # noqa: E402
+from open_spiel.python.algorithms import evaluate_bots, generate_playthrough, ismcts, mcts  # noqa: E402
+from open_spiel.python.bots import uniform_random  # noqa: E402
+
+from odin_cards.env.observation import encode  # noqa: E402
+from odin_cards.env.openspiel import SHORT_NAME, OdinState, colour_pairs  # noqa: E402
+from odin_cards.rules import NUM_ACTIONS  # noqa: E402
+from odin_cards.rules.cards import GOAT, HAND_SIZE  # noqa: E402
+from odin_cards.rules.view import make_view  # noqa: E402
+
+
+def load(**params: Any) -> Any:
+    return pyspiel.load_game(SHORT_NAME, params)
+
+
+@pytest.mark.parametrize(
+    ("params", "sims", "serialize"),
+    [
+        ({"players": 2, "colours": 4, "removal": "any-two", "target": 8}, 2, True),
+        ({"players": 3, "one_hand": True, "goat": True}, 3, False),
+        ({"players": 6, "one_hand": True, "goat": True, "first_leader": 2}, 1, False),
+        ({"players": 4, "target": 6, "next_leader": "winner"}, 1, False),
+    ],
+)
+def test_openspiel_random_sim_test(params: dict[str, Any], sims: int, serialize: bool) -> None:
+    pyspiel.random_sim_test(load(**params), num_sims=sims, serialize=serialize, verbose=False)
+
+
+def test_playthrough_is_generated_and_reproducible() -> None:
+    game = f"{SHORT_NAME}(players=2,one_hand=True,goat=True)"
+    first = generate_playthrough.playthrough(game, None, seed=3)
+    assert first == generate_playthrough.playthrough(game, None, seed=3)
+    for line in (
+        "InformationStateTensorSize() = 983",
+        "ObservationTensorSize() = 598",
+        f"NumDistinctActions() = {NUM_ACTIONS}",
+        "IsTerminal() = True",
+    ):
+        assert line in first
+    assert 'PrivateObservationString(0) = "dealt: ' in first
+
+
+class Ismcts(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's Python ISMCTS bot searches afresh each move; evaluate_bots also asks
+    every bot to restart and to hear the others' actions, which it does not implement."""
+
+    def restart_at(self, state: Any) -> None:
+        pass
+
+    def inform_action(self, state: Any, player: int, action: int) -> None:
+        pass
+
+
+def test_ismcts_with_a_rollout_evaluator_plays_and_beats_random() -> None:
+    game = load(players=2, one_hand=True)
+    wins = 0.0
+    for seed in range(3):
+        rng = random.Random(seed)
+        bot = Ismcts(
+            game,
+            mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed)),
+            uct_c=2.0,
+            max_simulations=30,
+            random_state=np.random.RandomState(seed),
+        )
+        bot.set_resampler(
+            lambda state, player, dice=rng: state.resample_from_infostate(player, dice.random)
+        )
+        opponent = uniform_random.UniformRandomBot(1, np.random.RandomState(seed))
+        returns = evaluate_bots.evaluate_bots(
+            game.new_initial_state(), [bot, opponent], np.random.RandomState(seed)
+        )
+        assert sum(returns) == pytest.approx(1.0)
+        wins += returns[0]
+    assert wins >= 2  # random play loses to 30 simulations a move
+
+
+def play(state: OdinState, rng: random.Random, actions: int) -> OdinState:
+    """Random chance outcomes and moves, ``actions`` of them (fewer if the game ends)."""
+    for _ in range(actions):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probabilities)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("actions", [5, 20, 60, 120, 400])
+def test_resampling_keeps_the_players_information_and_redraws_the_rest(actions: int) -> None:
+    game = load(players=3, target=10, goat=True)
+    state = play(game.new_initial_state(), random.Random(actions), actions)
+    player = 1
+    others = set()
+    for draw in range(6):
+        other = state.resample_from_infostate(player, random.Random(draw).random)
+        assert other.information_state_string(player) == state.information_state_string(player)
+        assert other.information_state_tensor(player) == state.information_state_tensor(player)
+        assert other.observation_tensor(player) == state.observation_tensor(player)
+        assert other.current_player() == state.current_player()
+        if not state.is_chance_node() and not state.is_terminal():
+            assert other.legal_actions() == state.legal_actions() or (
+                state.current_player() != player
+            )
+        others.add(str(other))
+    if state.is_chance_node() and not state.dealt:
+        assert others == {str(state)}  # nothing hidden between hands
+    elif not state.is_terminal():
+        assert len(others) > 1
+
+
+def test_a_players_information_is_the_same_for_deals_that_agree_on_its_cards() -> None:
+    game = load(players=3, one_hand=True, first_leader=0)
+    cards = list(range(27))
+    swapped = cards[:9] + cards[18:27] + cards[9:18]  # seats 1 and 2 exchange hands
+    first, second = game.new_initial_state(), game.new_initial_state()
+    for a, b in zip(cards, swapped, strict=True):
+        first.apply_action(a)
+        second.apply_action(b)
+    assert first.information_state_string(0) == second.information_state_string(0)
+    assert first.information_state_tensor(0) == second.information_state_tensor(0)
+    assert first.observation_string(0) == second.observation_string(0)
+    assert first.observation_tensor(0) == second.observation_tensor(0)
+    assert first.information_state_tensor(1) != second.information_state_tensor(1)
+    assert first.information_state_string(1) != second.information_state_string(1)
+
+
+def test_the_goat_is_dealt_with_the_engines_distribution() -> None:
+    state = load(players=6, goat=True, first_leader=0).new_initial_state()
+    outcomes = dict(state.chance_outcomes())
+    slots = HAND_SIZE * 6
+    assert len(outcomes) == 55
+    assert outcomes[GOAT] == pytest.approx(1 / slots)
+    assert sum(outcomes.values()) == pytest.approx(1.0)
+    for card in range(slots - 1):  # deal every place but the last without the Goat
+        state.apply_action(card)
+    assert state.chance_outcomes() == [(GOAT, 1.0)]
+
+
+def test_colours_and_first_leader_are_chance_when_the_setup_leaves_them() -> None:
+    state = load(players=2, colours=4).new_initial_state()
+    pairs = colour_pairs("red-or-black")
+    assert [o for o, _ in state.chance_outcomes()] == list(range(len(pairs))) and len(pairs) == 8
+    state.apply_action(3)
+    assert [o for o, _ in state.chance_outcomes()] == [0, 1]
+    state.apply_action(1)
+    deck = [o for o, _ in state.chance_outcomes()]
+    assert len(deck) == 36 and all(c // 9 not in pairs[3] for c in deck)
+    play(state, random.Random(0), 18)
+    assert state.current_player() == 1
+    assert state.engine is not None and state.engine.removed == pairs[3]
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        load(players=7)
+    with pytest.raises(ValueError, match="4-colour"):
+        load(players=3, colours=4)
+    with pytest.raises(ValueError, match="target"):
+        load(target=5000)
+
+
+def test_the_observation_tensor_is_the_environments_flat_vector() -> None:
+    game = load(players=4, target=8)
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    compared = 0
+    while not state.is_terminal():
+        if not state.is_chance_node() and rng.random() < 0.2:
+            assert state.engine is not None
+            for player in range(4):
+                flat = encode(make_view(state.engine, player, history=False))
+                assert state.observation_tensor(player) == pytest.approx(flat.tolist())
+            compared += 1
+        play(state, rng, 1)
+    assert compared > 20
+
+
+def test_the_information_state_string_recalls_earlier_hands() -> None:
+    """Perfect recall across hands: each hand's own cards, the others' as unknown, and the
+    cards every seat showed at each hand's end."""
+    game = load(players=2, target=20, first_leader=0)
+    state = play(game.new_initial_state(), random.Random(2), 10_000)
+    assert state.is_terminal()
+    words = state.information_state_string(0).split()
+    dealt = len(state.deals)
+    assert dealt >= 2
+    assert sum(w.startswith("got:") for w in words) == 9 * dealt
+    assert words.count("1:dealt") == 9 * dealt
+    assert sum(w.startswith("0:shows:") for w in words) == dealt
+    assert sum(w.startswith("1:shows:") for w in words) == dealt
