@@ -17,10 +17,11 @@ $(RUNTIME): pyproject.toml
 	$(BIN)/python -m pip install -e .
 	touch $(RUNTIME)
 
-# Plus the test and lint tools (the dev extra): what `make test` needs.
+# Plus the test and lint tools (the dev extra), the research environment and the training
+# example's PyTorch (CPU build): what `make test` needs.
 $(STAMP): $(RUNTIME)
-	@echo "Adding the test tools (pytest, Playwright, mypy, ruff) to $(VENV)..."
-	$(BIN)/python -m pip install -e '.[dev]'
+	@echo "Adding the test tools (pytest, Playwright, mypy, ruff), the research extra and PyTorch (CPU) to $(VENV)..."
+	$(BIN)/python -m pip install -e '.[dev,research,train]'
 	touch $(STAMP)
 
 ## Everything for development: the server's dependencies and the test tools.
@@ -32,10 +33,11 @@ run: $(RUNTIME)
 
 ## Everything CI checks: lint, types, the whole test suite.
 test: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
 	$(BIN)/mypy
 	scripts/ensure-chromium
+	scripts/ensure-nginx
 	$(BIN)/pytest
 
 bench: $(RUNTIME)

@@ -1,8 +1,9 @@
 """Suite-wide rules: in CI every service exists, so a service test may not skip there.
 
-On a user's machine a test that needs PostgreSQL or Chromium skips with a one-line reason.
-CI (``CI=true``, as ``.ci/run`` is called there) has both, so the same skip is turned into
-a failure: a broken install must not pass as a green run.
+On a user's machine a test that needs PostgreSQL, Redis, nginx, Chromium or the
+``[research]`` extra skips with a one-line reason. CI (``CI=true``, as ``.ci/run`` is called
+there) has them all (``make test`` installs the extra, Chromium and nginx), so the same skip
+is turned into a failure: a broken install must not pass as a green run.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Generator
 
 import pytest
 
-SERVICE_MARKS = ("postgres", "browser")
+SERVICE_MARKS = ("postgres", "browser", "redis", "nginx", "multiprocess", "research")
 
 
 @pytest.hookimpl(wrapper=True)

@@ -3,9 +3,9 @@
 The server's workers are spawned processes; they import this module, the rules and the
 bots, and nothing of the server (its package brings the web framework and the database
 along: seconds of start-up and tens of MiB per worker). A worker rebuilds the game from the
-table's definition and log (cheap: the engine replays thousands of actions a millisecond)
-and asks the bot through :func:`odin_cards.bots.ask`, which shows the bot only its seat's
-view.
+table's definition and log through the game contract (cheap: the engine replays thousands
+of actions a millisecond) and asks the game's bot through :mod:`odin_cards.bots.registry`,
+whose choosers show a bot only its seat's view.
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .bots import Budget, RandomBot, ask, make_bot
-from .rules import Game, Options, parse_action
+from .bots import Budget
+from .bots.registry import choose_move, random_move
+from .contract import GameState
+from .games import rules_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,19 +44,17 @@ class Move:
     error: str | None = None
 
 
-def replay(turn: Turn) -> Game:
+def replay(turn: Turn) -> GameState:
     """The table's game after every logged action (the seat to move is the bot's)."""
-    if turn.game != "odin":
-        raise ValueError(f"no bots for the game {turn.game!r}")
-    game = Game.new(turn.players, Options.from_dict(turn.setup), turn.seed)
+    game = rules_of(turn.game).new_game(turn.players, turn.setup, turn.seed)
     for text in turn.actions:
-        game.apply_unchecked(parse_action(text))
+        game.apply(text)
     return game
 
 
-def stand_in(game: Game, rng: random.Random) -> str:
+def stand_in(game: GameState, rng: random.Random) -> str:
     """A random legal move: what a table gets when its bot cannot answer."""
-    return ask(RandomBot(), game, Budget(), rng).text
+    return random_move(game, rng)
 
 
 def choose(turn: Turn, budget: Budget, rng_seed: int) -> Move:
@@ -64,7 +64,7 @@ def choose(turn: Turn, budget: Budget, rng_seed: int) -> Move:
     game = replay(turn)
     rng = random.Random(rng_seed)
     try:
-        return Move(ask(make_bot(turn.level), game, budget, rng).text)
+        return Move(choose_move(turn.game, turn.level, game, budget, rng))
     except Exception as error:  # a broken bot must not stall a table of people
         return Move(stand_in(game, rng), type(error).__name__)
 

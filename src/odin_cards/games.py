@@ -7,9 +7,10 @@ into the rules that start, replay and judge it.
 from __future__ import annotations
 
 from .contract import GameRules, SetupError
+from .name_of_odin.rules import NAME_OF_ODIN
 from .rules.odin import ODIN
 
-GAMES: dict[str, GameRules] = {ODIN.key: ODIN}
+GAMES: dict[str, GameRules] = {ODIN.key: ODIN, NAME_OF_ODIN.key: NAME_OF_ODIN}
 
 
 def rules_of(key: str) -> GameRules:

@@ -36,3 +36,22 @@ def test_a_port_out_of_range_is_refused_before_the_database_is_touched(
     result = runner.invoke(app, ["serve", "--port", port, "--data-dir", str(data)])
     assert "'--port'" in one_line_error(result, "serve")
     assert not data.exists()  # no database made, no migration run
+
+
+def test_the_urls_may_come_from_the_environment_and_are_checked_alike() -> None:
+    """ODIN_DATABASE_URL / ODIN_REDIS_URL keep a password out of the process list."""
+    result = runner.invoke(
+        app, ["serve"], env={"ODIN_DATABASE_URL": "postgresql://user:secret@127.0.0.1/odin"}
+    )
+    line = one_line_error(result, "serve")
+    assert "--database-url: name an asyncio driver" in line and "secret" not in line
+    result = runner.invoke(
+        app,
+        ["serve"],
+        env={
+            "ODIN_DATABASE_URL": "sqlite+aiosqlite:///odin.sqlite3",
+            "ODIN_REDIS_URL": "redis://127.0.0.1:6379/0",
+        },
+    )
+    line = one_line_error(result, "serve", status=1)
+    assert "--redis-url needs a PostgreSQL --database-url" in line

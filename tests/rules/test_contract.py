@@ -1,8 +1,8 @@
-"""Odin through the game contract only: what the server, arena and records rely on.
+"""Both games through the game contract only: what the server, arena and records rely on.
 
-The assignments below are the structural conformance check (``mypy`` must accept
-them; :func:`test_mypy_accepts_odin_as_the_contract` runs it on this file). The other
-tests drive a game using nothing but the contract's members.
+The assignments below are the structural conformance check of Odin and of In the Name
+of Odin (``mypy`` must accept them; :func:`test_mypy_accepts_odin_as_the_contract` runs
+it on this file). The other tests drive a game using nothing but the contract's members.
 """
 
 from __future__ import annotations
@@ -16,11 +16,17 @@ import pytest
 
 from odin_cards.contract import ActionError, GameRules, GameState, Record, SetupError
 from odin_cards.games import GAMES, rules_of
+from odin_cards.name_of_odin import NAME_OF_ODIN
+from odin_cards.name_of_odin import Game as NameOfOdinGame
 from odin_cards.rules import ODIN, Game, GameRecord, Options, OptionsError
 
 RULES: GameRules = ODIN
 STATE: GameState = Game.new(3, Options(), seed=1)
 RECORD: Record = STATE.record()
+NOO_RULES: GameRules = NAME_OF_ODIN
+NOO_STATE: GameState = NAME_OF_ODIN.new_game(3, {}, seed=1)
+NOO_GAME: NameOfOdinGame = NAME_OF_ODIN.new_game(2, {}, seed=1)
+NOO_RECORD: Record = NOO_GAME.record()
 
 
 def play_out(rules: GameRules, players: int, setup: dict[str, Any], seed: int) -> GameState:
@@ -44,13 +50,19 @@ def play_out(rules: GameRules, players: int, setup: dict[str, Any], seed: int) -
 
 
 @pytest.mark.parametrize(
-    ("players", "setup"),
-    [(2, {"colours": 4, "goat": True}), (4, {}), (6, {"target": 10, "next_leader": "winner"})],
+    ("game", "players", "setup"),
+    [
+        ("odin", 2, {"colours": 4, "goat": True}),
+        ("odin", 4, {}),
+        ("odin", 6, {"target": 10, "next_leader": "winner"}),
+        ("name-of-odin", 2, {}),
+        ("name-of-odin", 5, {"first_player": 4}),
+    ],
 )
 def test_a_whole_game_and_its_record_through_the_contract(
-    players: int, setup: dict[str, Any]
+    game: str, players: int, setup: dict[str, Any]
 ) -> None:
-    rules = rules_of("odin")
+    rules = rules_of(game)
     state = play_out(rules, players, setup, seed=players)
     outcome = state.outcome
     assert outcome is not None and outcome.winners
@@ -62,7 +74,9 @@ def test_a_whole_game_and_its_record_through_the_contract(
     assert replayed.public_length == state.public_length == len(state.public_events())
     assert replayed.action_count == state.action_count
     assert replayed.outcome == outcome
-    assert replayed == state  # Odin's own equality: the whole state
+    assert replayed.view(0) == state.view(0)
+    if game == "odin":
+        assert replayed == state  # Odin's own equality: the whole state
 
 
 def test_replaying_the_logged_actions_rebuilds_the_game() -> None:
@@ -172,7 +186,13 @@ def test_injected_chance_deals_the_first_hands() -> None:
 
 
 def test_the_registry() -> None:
-    assert GAMES == {"odin": ODIN} and rules_of("odin") is ODIN
+    assert GAMES == {"odin": ODIN, "name-of-odin": NAME_OF_ODIN} and rules_of("odin") is ODIN
+    assert rules_of("name-of-odin") is NAME_OF_ODIN
+    assert (NAME_OF_ODIN.record_format, NAME_OF_ODIN.min_players, NAME_OF_ODIN.max_players) == (
+        "name-of-odin-record/1",
+        2,
+        5,
+    )
     assert (ODIN.key, ODIN.rules_version, ODIN.record_format) == (
         "odin",
         2,
@@ -200,3 +220,33 @@ def test_mypy_accepts_odin_as_the_contract() -> None:
         ["--strict", "--no-error-summary", "--config-file", str(root / "pyproject.toml"), __file__]
     )
     assert status == 0, out + err
+
+
+def test_name_of_odin_refuses_through_the_contract_and_changes_nothing() -> None:
+    state = NAME_OF_ODIN.new_game(3, {"first_player": 1}, seed="t")
+    assert (state.current_player, state.decision) == (1, "turn")
+    before = (state.action_count, state.public_events(), state.view(1))
+    for bad in ("jump", "raid", "pass", "take 0", "build forge-great WC WC WC", "match WH"):
+        with pytest.raises(ActionError):
+            state.apply(bad, 1)
+    with pytest.raises(ActionError):
+        state.apply("end", 0)
+    assert (state.action_count, state.public_events(), state.view(1)) == before
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        {"first_player": True},
+        {"first_player": 3},
+        {"first_player": 1.0},
+        {"cards": "mine"},
+        {"x": 1},
+    ],
+)
+def test_name_of_odin_check_setup_is_strict(setup: dict[str, Any]) -> None:
+    with pytest.raises(SetupError):
+        NAME_OF_ODIN.check_setup(3, setup)
+    with pytest.raises(SetupError):
+        NAME_OF_ODIN.check_setup(6, {})
+    assert NAME_OF_ODIN.check_setup(3, {}) == {"cards": "starter", "first_player": None}

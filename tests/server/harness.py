@@ -32,10 +32,13 @@ class Server:
     base: str
     settings: Settings
     app: FastAPI | None = None
+    ws_base: str | None = None
+    """Where WebSockets go, when not to ``base`` (two processes: HTTP to one, play to
+    the other)."""
 
     @property
     def ws(self) -> str:
-        return self.base.replace("http://", "ws://")
+        return (self.ws_base or self.base).replace("http://", "ws://")
 
     def http(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(base_url=self.base, timeout=TIMEOUT)
@@ -64,6 +67,15 @@ async def running(settings: Settings, log_level: str = "warning") -> AsyncIterat
         server.should_exit = True
         await task
         sock.close()
+
+
+@asynccontextmanager
+async def running_two(settings: Settings, log_level: str = "warning") -> AsyncIterator[Server]:
+    """Two processes of one cluster (``settings.redis_url``), in this event loop: HTTP
+    requests go to the first, WebSockets to the second, so every table created through
+    the API is played through a process that does not own it."""
+    async with running(settings, log_level) as first, running(settings, log_level) as second:
+        yield Server(first.base, settings, first.app, ws_base=second.base)
 
 
 @dataclass

@@ -21,12 +21,19 @@ from odin_cards.server.app import STATIC
 
 from .harness import Server, new_table, running, sit
 
+TWO_PROCESSES = True
+"""These tests run against one process and against two (``conftest.py``)."""
+
 
 async def test_levels_come_from_the_bot_registry(server: Server) -> None:
     async with server.http() as http:
         levels = (await http.get("/api/levels")).json()
     assert [level["key"] for level in levels] == list(LEVELS)
     assert all(level["name"] and level["description"] for level in levels)
+    async with server.http() as http:
+        assert (await http.get("/api/levels?game=odin")).json() == levels
+        unknown = await http.get("/api/levels?game=chess")
+    assert unknown.status_code == 404 and unknown.json()["error"] == "not_found"
 
 
 BAD_TABLES: list[tuple[dict[str, object], str]] = [
@@ -46,6 +53,8 @@ BAD_TABLES: list[tuple[dict[str, object], str]] = [
     ({"players": 3, "options": {"first_leader": 3}}, "bad_options"),
     ({"players": 3, "options": {"goat": "yes"}}, "bad_options"),
     ({"players": 3, "options": {"jokers": True}}, "bad_options"),
+    ({"game": "chess", "players": 2}, "bad_game"),
+    ({"game": "x" * 33, "players": 2}, "invalid"),
 ]
 
 

@@ -16,6 +16,9 @@ from odin_cards.server import Settings
 from .harness import Client, Server, new_table, open_client, running, sit
 from .test_play import play_out
 
+TWO_PROCESSES = True
+"""These tests run against one process and against two (``conftest.py``)."""
+
 
 async def _table(server: Server, players: int = 2) -> tuple[dict[str, Any], list[str]]:
     async with server.http() as http:
@@ -167,7 +170,7 @@ async def test_the_origin_is_checked(server: Server) -> None:
     with pytest.raises(InvalidStatus) as refused:
         await connect(url, origin="http://evil.example")  # type: ignore[arg-type]
     assert refused.value.response.status_code == 403
-    host = server.base.removeprefix("http://")
+    host = server.ws.removeprefix("ws://")  # the WebSocket server's own origin
     same = await connect(url, origin=f"http://{host}")  # type: ignore[arg-type]
     await same.send(json.dumps({"type": "ping"}))
     assert json.loads(await asyncio.wait_for(same.recv(), 5)) == {"type": "pong"}

@@ -16,6 +16,9 @@ from odin_cards.server.adapters import sql_schema as db
 
 from .harness import Client, Server, new_table, open_client, running, sit
 
+TWO_PROCESSES = True
+"""These tests run against one process and against two (``conftest.py``)."""
+
 
 async def play_out(
     clients: list[Client], rng: random.Random, stop: Callable[[Client], bool] | None = None

@@ -34,6 +34,9 @@ from odin_cards.rules import (
 from .harness import Client, Server, new_table, open_client, sit
 from .test_play import play_out
 
+TWO_PROCESSES = True
+"""These tests run against one process and against two (``conftest.py``)."""
+
 CARD = re.compile(r"\b(?:[BRPGKO][1-9]|X0)\b")
 
 

@@ -8,14 +8,25 @@ From Python (the ``odin arena`` command is a thin shell around this)::
         print(stats.label, stats.win_share, stats.ci_low, stats.ci_high)
 """
 
-from .entrants import ArenaError, Entrant, budget_text, make_entrants, parse_entrant
+from .agents import AgentError, AgentFunction, is_agent_path, load_agent
+from .entrants import ArenaError, Entrant, budget_text, make_entrant, make_entrants, parse_entrant
 from .plot import plot_stats
 from .report import run_dict, write_json
-from .runner import ArenaRun, BotFailure, GameResult, default_workers, play_match, run_arena
+from .runner import (
+    ArenaRun,
+    BotFailure,
+    GameResult,
+    default_workers,
+    play_match,
+    play_schedule,
+    run_arena,
+)
 from .schedule import Match, lineups, schedule
 from .stats import BotStats, bot_stats, ratings, summarise, victory_shares, wilson_interval
 
 __all__ = [
+    "AgentError",
+    "AgentFunction",
     "ArenaError",
     "ArenaRun",
     "BotFailure",
@@ -26,10 +37,14 @@ __all__ = [
     "bot_stats",
     "budget_text",
     "default_workers",
+    "is_agent_path",
     "lineups",
+    "load_agent",
+    "make_entrant",
     "make_entrants",
     "parse_entrant",
     "play_match",
+    "play_schedule",
     "plot_stats",
     "ratings",
     "run_arena",

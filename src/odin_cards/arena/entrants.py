@@ -6,6 +6,10 @@ written apply, so ``search:iterations=200`` is a pure iteration budget and its
 games do not depend on the machine's speed. The same level may
 enter several times (``heuristic heuristic``): each entry is a separate entrant with
 its own results, labelled ``heuristic``, ``heuristic#2``, ...
+
+An entrant may also be a Python agent named by import path (``package.module:function``
+or ``path/to/file.py:function``, see :mod:`.agents`): it is loaded once here, so a bad
+path is refused before any game is played.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..bots import LEVELS, Budget
+from ..bots import LEVELS, Bot, Budget, make_bot
+from .agents import AgentError, agent_factory, is_agent_path
 
 
 class ArenaError(ValueError):
@@ -27,8 +32,16 @@ class Entrant:
     label: str
     """Unique name in the results (``heuristic``, ``heuristic#2``, ``search:iterations=200``)."""
     key: str
-    """The level key in :data:`odin_cards.bots.LEVELS`."""
+    """The level key in :data:`odin_cards.bots.LEVELS`; ``"agent"`` for a Python agent."""
     budget: Budget
+    agent: str | None = None
+    """A Python agent's import path (see :mod:`.agents`); ``None`` for a bot level."""
+
+    def make_bot(self) -> Bot:
+        """A fresh bot for one seat of one game (``KeyError``/``AgentError`` if it is gone)."""
+        if self.agent is not None:
+            return agent_factory(self.agent)()
+        return make_bot(self.key)
 
 
 def budget_text(budget: Budget) -> str:
@@ -85,9 +98,27 @@ def make_entrants(texts: Sequence[str]) -> tuple[Entrant, ...]:
     entrants = []
     seen: dict[str, int] = {}
     for text in texts:
-        key, budget = parse_entrant(text)
-        base = key if budget == LEVELS[key].budget else f"{key}:{budget_text(budget)}"
-        seen[base] = seen.get(base, 0) + 1
-        label = base if seen[base] == 1 else f"{base}#{seen[base]}"
-        entrants.append(Entrant(label, key, budget))
+        entrant = make_entrant(text)
+        seen[entrant.label] = seen.get(entrant.label, 0) + 1
+        if seen[entrant.label] > 1:
+            entrant = replace(entrant, label=f"{entrant.label}#{seen[entrant.label]}")
+        entrants.append(entrant)
     return tuple(entrants)
+
+
+def make_entrant(text: str) -> Entrant:
+    """One entrant from its spec: a level (with a budget override) or an agent's import path.
+
+    A spec whose name before ``:`` is a level is a level; otherwise a spec shaped like an
+    import path is an agent, loaded now (an :class:`ArenaError` says why it cannot be).
+    """
+    name = text.strip().partition(":")[0].strip().lower()
+    if name not in LEVELS and is_agent_path(text):
+        try:
+            agent_factory(text.strip())
+        except AgentError as error:
+            raise ArenaError(str(error)) from None
+        return Entrant(text.strip(), "agent", Budget(), agent=text.strip())
+    key, budget = parse_entrant(text)
+    label = key if budget == LEVELS[key].budget else f"{key}:{budget_text(budget)}"
+    return Entrant(label, key, budget)

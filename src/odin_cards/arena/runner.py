@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
-from ..bots import ask, make_bot
+from ..bots import ask
 from ..rules import Game, Options
+from .agents import AgentError
 from .entrants import ArenaError, Entrant
 from .schedule import Match, schedule
 
@@ -56,9 +57,11 @@ def play_match(
     keep_record: bool = False,
 ) -> GameResult:
     """Play one whole game of the schedule."""
-    game = Game.new(players, options, match.seed)
+    game = Game.new(players, options, match.seed, deals=match.deals or None)
     try:
-        bots = [make_bot(entrants[e].key) for e in match.lineup]
+        bots = [entrants[e].make_bot() for e in match.lineup]
+    except AgentError as error:
+        raise BotFailure(f"{error} (in a worker process)") from None
     except KeyError as error:
         # A level registered at run time in a process whose workers start fresh.
         raise BotFailure(

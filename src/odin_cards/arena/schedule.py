@@ -29,6 +29,9 @@ class Match:
     """The game seed shared by every rotation of this deal set."""
     lineup: tuple[int, ...]
     """Entrant index per seat."""
+    deals: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    """Deals injected into the game (hand by hand, seat -> card codes), as an evaluation
+    set fixes them; hands beyond them are dealt from ``seed``."""
 
 
 def lineups(entrants: int, players: int) -> list[tuple[int, ...]]:

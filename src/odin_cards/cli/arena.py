@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import multiprocessing
+import multiprocessing.context
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -15,8 +19,13 @@ from .app import CommandError, OdinCommand
 from .paths import STDOUT, check_output, plural, write_text
 
 if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
+
     from ..arena import ArenaRun, Entrant, GameResult
+    from ..contract import GameRules
     from ..rules import Options
+    from ..simulate import BotGame
 
 
 def whole_deal_sets(results: Sequence[GameResult], rotations: int) -> list[GameResult]:
@@ -67,6 +76,268 @@ def record_with_seats(result: GameResult, entrants: Sequence[Entrant]) -> str:
     return json.dumps(data) + "\n"
 
 
+def game_entrants(key: str, bots: Sequence[str]) -> list[tuple[str, str]]:
+    """(label, level) per entrant of a game other than Odin: ``heuristic``, ``heuristic#2``."""
+    from ..bots.registry import bot_levels
+
+    levels = bot_levels(key)
+    entrants: list[tuple[str, str]] = []
+    for text in bots:
+        level = text.strip().lower()
+        if level not in levels:
+            raise typer.BadParameter(
+                f"unknown bot level {text!r} of {key}; levels: {', '.join(levels) or 'none'}",
+                param_hint="BOTS",
+            )
+        count = sum(1 for _, known in entrants if known == level)
+        entrants.append((level if count == 0 else f"{level}#{count + 1}", level))
+    if len(entrants) < 2:
+        raise typer.BadParameter("an arena needs at least two bots", param_hint="BOTS")
+    return entrants
+
+
+def whole_deals(played: dict[tuple[int, int], BotGame], rotations: int) -> list[tuple[int, int]]:
+    """The (deal, rotation) keys of the deal sets played in every rotation, in order."""
+    deals = sorted({deal for deal, _ in played})
+    return [
+        (deal, rotation)
+        for deal in deals
+        if all((deal, r) in played for r in range(rotations))
+        for rotation in range(rotations)
+    ]
+
+
+def arena_game(
+    rules: GameRules,
+    bots: Sequence[str],
+    games: int,
+    players: int | None,
+    seed: int,
+    workers: int | None,
+    json_file: Path | None,
+    records: Path | None,
+) -> None:
+    """``odin arena`` of a game other than Odin: bots of the registry, every seat rotation.
+
+    Besides each bot's figures, it reports each seat's (whoever sat there): with one
+    level in every seat that is the balance of the game itself.
+    """
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from ..arena import default_workers, lineups, schedule, wilson_interval
+    from ..simulate import BotError, GameTotals, UnfinishedGameError, bot_game
+    from .simulate import length_line, places
+
+    console = Console(highlight=False, stderr=json_file == STDOUT)
+    entrants = game_entrants(rules.key, bots)
+    seats = len(entrants) if players is None else players
+    opt.check_players_of(rules, seats)
+    if games < 1:
+        raise typer.BadParameter(f"play at least 1 game, not {games}", param_hint="--games")
+    if workers is not None and workers < 1:
+        raise typer.BadParameter(f"use at least 1 worker, not {workers}", param_hint="--workers")
+    if len(entrants) > seats:
+        raise typer.BadParameter(
+            f"{len(entrants)} bots do not fit at {seats} seats: use --players {len(entrants)}",
+            param_hint="--players",
+        )
+    setup = rules.check_setup(seats, {})
+    check_output(json_file, "--json")
+    check_records_folder(records)
+    rotations = len(lineups(len(entrants), seats))
+    matches = schedule(len(entrants), seats, games, seed)
+    workers = min(default_workers() if workers is None else workers, len(matches))
+    console.print(
+        Text.assemble(
+            (plural(len(matches), "game"), "bold"),
+            f" of {rules.key} = {plural(len(matches) // rotations, 'deal set')} x"
+            f" {plural(rotations, 'seat rotation')}, {seats} players, seed {seed},"
+            f" {plural(workers, 'worker')}",
+        )
+    )
+    if len({level for _, level in entrants}) == 1:
+        console.print(
+            f"[dim](one level in every seat plays each rotation of a deal alike; for the game's"
+            f" balance: odin simulate --game {rules.key} --bots {entrants[0][1]})[/dim]"
+        )
+    played: dict[tuple[int, int], BotGame] = {}
+    start = time.perf_counter()
+    interrupted = False
+
+    def levels_of(lineup: tuple[int, ...]) -> list[str]:
+        return [entrants[e][1] for e in lineup]
+
+    keep = records is not None
+    try:
+        with progress_bar(console, len(matches)) as (progress, task):
+            if workers == 1:
+                for m in matches:
+                    played[m.deal, m.rotation] = bot_game(
+                        rules.key, seats, setup, m.seed, levels_of(m.lineup), keep
+                    )
+                    progress.advance(task)
+                    progress.refresh()
+            else:
+                with ProcessPoolExecutor(workers, mp_context=worker_context()) as pool:
+                    futures: dict[Future[BotGame], tuple[int, int]] = {
+                        pool.submit(
+                            bot_game, rules.key, seats, setup, m.seed, levels_of(m.lineup), keep
+                        ): (m.deal, m.rotation)
+                        for m in matches
+                    }
+                    for future, key in futures.items():
+                        played[key] = future.result()
+                        progress.advance(task)
+                        progress.refresh()
+    except (BotError, UnfinishedGameError) as error:
+        raise CommandError(f"bot failure: {error}") from None
+    except KeyboardInterrupt:
+        interrupted = True
+    seconds = time.perf_counter() - start
+    lineup_of = {(m.deal, m.rotation): m.lineup for m in matches}
+    keys = whole_deals(played, rotations)
+    if interrupted:
+        console.print(
+            f"interrupted: results of the {plural(len(keys) // rotations, 'deal set')} played in"
+            f" every rotation ({plural(len(keys), 'game')})"
+        )
+        if not keys:
+            raise typer.Exit(130)
+    results = [(lineup_of[k], played[k]) for k in keys]
+
+    table = Table(
+        box=box.SIMPLE_HEAD,
+        title=f"{plural(len(results), 'game')} of {rules.key}, {seats} players ({seconds:.1f} s)",
+    )
+    for column in ("bot", "games", "win share (95% CI)", "mean score", "p95 think"):
+        table.add_column(column, justify="left" if column == "bot" else "right", no_wrap=True)
+    bot_rows = []
+    for index, (label, _) in enumerate(entrants):
+        wins = 0.0
+        scores: list[int] = []
+        think: list[float] = []
+        for lineup, game in results:
+            mine = [s for s, e in enumerate(lineup) if e == index]
+            wins += sum(1 / len(game.winners) for s in mine if s in game.winners)
+            scores.extend(game.scores[s] for s in mine)
+            think.extend(t for s in mine for t in game.think_seconds[s])
+        low, high = wilson_interval(wins, len(results))
+        think.sort()
+        p95 = think[max(0, -(-len(think) * 95 // 100) - 1)] if think else 0.0
+        mean = sum(scores) / len(scores) if scores else 0.0
+        bot_rows.append(
+            {
+                "bot": label,
+                "games": len(results),
+                "wins": wins,
+                "win_share": wins / len(results),
+                "ci95": [low, high],
+                "mean_score": mean,
+                "think_p95_seconds": p95,
+            }
+        )
+        table.add_row(
+            label,
+            f"{len(results)}",
+            f"{wins / len(results):.3f} ({low:.3f}-{high:.3f})",
+            f"{mean:.2f}",
+            f"{p95 * 1000:.1f} ms",
+        )
+    console.print(table)
+    totals = GameTotals(seats)
+    for _, game in results:
+        totals.add_result(game.scores, game.winners, game.actions, game.first_player, game.turns)
+    place_table, place_rows = places(totals)
+    console.print(place_table)
+    console.print(
+        f"{length_line(totals)}; fair share {1 / len(entrants):.3f} per bot holding equal"
+        " seats; ties split a victory; CI: Wilson score 95%"
+    )
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+        for (deal, rotation), (lineup, game) in zip(keys, results, strict=True):
+            data = dict(game.record or {})
+            data["seats"] = [{"name": entrants[e][0], "bot": entrants[e][1]} for e in lineup]
+            name = f"deal{deal:04d}-rotation{rotation}.json"
+            write_text(records / name, json.dumps(data) + "\n")
+        console.print(Text(f"wrote {plural(len(results), 'game record')} to {records}/"))
+    if json_file is not None:
+        data = {
+            "format": "odin-cards-arena/1",
+            "game": rules.key,
+            "complete": not interrupted,
+            "players": seats,
+            "seed": seed,
+            "games": len(results),
+            "deals": len(results) // rotations,
+            "seconds": seconds,
+            "bots": bot_rows,
+            "places": place_rows,
+            "actions_per_game": totals.actions_per_game,
+            "turns_per_game": totals.turns_per_game,
+            "game_results": [
+                {
+                    "deal": deal,
+                    "rotation": rotation,
+                    "seed": game.seed,
+                    "lineup": list(lineup),
+                    "scores": list(game.scores),
+                    "winners": list(game.winners),
+                    "actions": game.actions,
+                }
+                for (deal, rotation), (lineup, game) in zip(keys, results, strict=True)
+            ],
+        }
+        write_text(json_file, json.dumps(data, indent=1) + "\n")
+        if json_file != STDOUT:
+            console.print(Text(f"wrote the results to {json_file}"))
+    if interrupted:
+        raise typer.Exit(130)
+
+
+def worker_context() -> multiprocessing.context.BaseContext:
+    """Fork when no other thread runs (fast, and registered levels come along), else spawn."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def check_records_folder(records: Path | None) -> None:
+    if records is not None and records.exists() and not records.is_dir():
+        raise typer.BadParameter(f"{records} is not a folder", param_hint="--records")
+    if records is not None and not records.parent.is_dir():
+        raise typer.BadParameter(f"the folder of {records} does not exist", param_hint="--records")
+
+
+@contextlib.contextmanager
+def progress_bar(console: Console, total: int) -> Iterator[tuple[Progress, TaskID]]:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        auto_refresh=False,  # no refresh thread: the workers may then be forked
+    ) as progress:
+        yield progress, progress.add_task("playing", total=total)
+
+
 def arena_command(
     bots: Annotated[
         list[str],
@@ -112,6 +383,7 @@ def arena_command(
         Path | None,
         typer.Option("--records", help="Write every game's record here (for odin replay)."),
     ] = None,
+    game: opt.GameKey = "odin",
 ) -> None:
     """Bots against each other: win share (95% CI), points per hand, rating, think time.
 
@@ -143,6 +415,16 @@ def arena_command(
     )
     from ..bots import LEVELS
 
+    rules = opt.game_rules(game)
+    if rules.key != "odin":
+        opt.refuse_odin_flags(rules.key)
+        if plot_file is not None:
+            raise typer.BadParameter(
+                f"the figure is drawn for Odin's arena only, not {rules.key}'s",
+                param_hint="--plot",
+            )
+        arena_game(rules, bots, games, players, seed, workers, json_file, records)
+        return
     console = Console(highlight=False, stderr=json_file == STDOUT)
     try:
         entrants = make_entrants(bots)
@@ -164,10 +446,7 @@ def arena_command(
             "the figure is a PNG file, not standard output", param_hint="--plot"
         )
     check_output(plot_file, "--plot", suffix=".png")
-    if records is not None and records.exists() and not records.is_dir():
-        raise typer.BadParameter(f"{records} is not a folder", param_hint="--records")
-    if records is not None and not records.parent.is_dir():
-        raise typer.BadParameter(f"the folder of {records} does not exist", param_hint="--records")
+    check_records_folder(records)
     deals = -(-games // rotations)
     workers = default_workers() if workers is None else workers
     console.print(
@@ -181,6 +460,9 @@ def arena_command(
     if deals * rotations != games:
         console.print(f"[dim](--games {games} rounded up to whole rotations)[/dim]")
     for entrant in entrants:
+        if entrant.agent is not None:
+            console.print(Text(f"  {entrant.label}: Python agent ({entrant.agent})"))
+            continue
         level = LEVELS[entrant.key]
         console.print(f"  {entrant.label}: {level.name}. {level.description}")
 

@@ -14,7 +14,10 @@ DatabaseUrl = Annotated[
     str | None,
     typer.Option(
         "--database-url",
-        help="Use this database instead, e.g. postgresql+asyncpg://user@host/db.",
+        envvar="ODIN_DATABASE_URL",
+        show_envvar=True,
+        help="Use this database instead, e.g. postgresql+asyncpg://user@host/db. From the "
+        "environment, a password in it stays out of the process list.",
     ),
 ]
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
+    from ..contract import GameRules
     from ..rules import Options
 
 Target = Annotated[int, typer.Option("--target", help="Points that end the game (10/15/20/any).")]
@@ -78,3 +79,55 @@ def make_options(
     except OptionsError as error:
         raise typer.BadParameter(str(error)) from None
     return options
+
+
+GameKey = Annotated[
+    str,
+    typer.Option(
+        "--game",
+        "-g",
+        help="The game: 'odin' (the card game), or 'name-of-odin' (In the Name of Odin).",
+    ),
+]
+
+ODIN_FLAGS = {
+    "target": "--target",
+    "one_hand": "--one-hand",
+    "next_leader": "--next-leader",
+    "first_leader": "--first-leader",
+    "colours": "--colours",
+    "goat": "--goat",
+}
+"""Odin's option flags: refused, by name, when another game is played."""
+
+
+def game_rules(key: str) -> GameRules:
+    """The rules registered as ``key`` (:data:`odin_cards.games.GAMES`), or a one-line error."""
+    from ..contract import SetupError
+    from ..games import rules_of
+
+    try:
+        return rules_of(key)
+    except SetupError as error:
+        raise typer.BadParameter(str(error), param_hint="--game") from None
+
+
+def refuse_odin_flags(key: str) -> None:
+    """Refuse Odin's option flags given on the command line of a game other than Odin."""
+    from typer._click.core import ParameterSource
+    from typer._click.globals import get_current_context
+
+    context = get_current_context()
+    for name, flag in ODIN_FLAGS.items():
+        if context.get_parameter_source(name) == ParameterSource.COMMANDLINE:
+            raise typer.BadParameter(f"{flag} is an option of Odin, not of {key}", param_hint=flag)
+
+
+def check_players_of(rules: GameRules, players: int) -> None:
+    """A player count the game's rules allow, or a one-line error naming ``--players``."""
+    if not rules.min_players <= players <= rules.max_players:
+        raise typer.BadParameter(
+            f"{rules.key} is played by {rules.min_players} to {rules.max_players} players,"
+            f" not {players}",
+            param_hint="--players",
+        )

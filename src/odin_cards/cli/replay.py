@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from .app import CommandError, OdinCommand
+from .app import CommandError, OdinCommand, one_line
 from .paths import read_text
 
 
@@ -22,11 +22,80 @@ def seat_names(file: Path, players: int) -> list[str] | None:
     return names if len(names) == players else None
 
 
+def game_of_record(file: Path, text: str, asked: str | None) -> str:
+    """The key of the game a record holds (a record without one is Odin's, format 1)."""
+    from ..games import GAMES
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    key = data.get("game", "odin") if isinstance(data, dict) else "odin"
+    if not isinstance(key, str) or key not in GAMES:
+        shown = key[:40] if isinstance(key, str) else type(key).__name__
+        raise CommandError(
+            f"{file}: a record of an unknown game {shown!r}; games: {', '.join(GAMES)}"
+        )
+    if asked is not None and asked != key:
+        raise CommandError(f"{file} is a record of {key}, not of {asked}")
+    return key
+
+
+def replay_game(file: Path, key: str, text: str) -> None:
+    """Replay a record of a game other than Odin, through the contract."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from ..games import rules_of
+
+    rules = rules_of(key)
+    console = Console(highlight=False)
+    try:
+        data = json.loads(text)
+        record = rules.load_record(data)
+        game = record.replay()
+    except ValueError as error:
+        raise CommandError(f"{file}: {one_line(str(error))}") from None
+    stored = data.get("outcome")
+    replayed = game.record().to_dict().get("outcome")
+    if stored != replayed:
+        raise CommandError(
+            f"{file}: the stored outcome {json.dumps(stored)} is not the one the moves"
+            f" lead to ({json.dumps(replayed)})"
+        )
+    names = seat_names(file, game.players)
+    labels = names or [f"seat {seat}" for seat in range(game.players)]
+    console.print(Text(f"{key}, {game.players} players", style="bold"))
+    if names is not None:
+        console.print(Text("seats: " + ", ".join(f"{s} {n}" for s, n in enumerate(names))))
+    for line in event_lines(key, game.public_events(), labels):
+        console.print(Text(line))
+    if not game.is_over:
+        console.print("[dim](the record ends before the game does)[/dim]")
+
+
+def event_lines(key: str, events: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """The public events of a game, one line each, in the game's own words where it has them."""
+    if key == "name-of-odin":
+        from ..name_of_odin.play.words import event_lines as words
+
+        return words(events, names)
+    return [json.dumps(event, separators=(", ", ": ")) for event in events]
+
+
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A game record written by --record or the server.")],
     show_deals: Annotated[
-        bool, typer.Option("--deals", help="Also show every seat's dealt cards.")
+        bool, typer.Option("--deals", help="Also show every seat's dealt cards (Odin).")
     ] = False,
+    game_key: Annotated[
+        str | None,
+        typer.Option(
+            "--game",
+            "-g",
+            help="The game the record must be of (default: the one it names).",
+        ),
+    ] = None,
 ) -> None:
     """Print a recorded game move by move in the canonical notation.
 
@@ -37,10 +106,20 @@ def replay_command(
 
     from ..play.words import event_line
     from ..rules import GameRecord, RecordError
+    from . import options as opt
 
+    if game_key is not None:
+        opt.game_rules(game_key)
+    text = read_text(file)
+    key = game_of_record(file, text, game_key)
+    if key != "odin":
+        if show_deals:
+            raise typer.BadParameter(f"{key} has no deals to show", param_hint="--deals")
+        replay_game(file, key, text)
+        return
     console = Console(highlight=False)
     try:
-        record = GameRecord.from_json(read_text(file))
+        record = GameRecord.from_json(text)
         game = record.replay()
     except RecordError as error:
         raise CommandError(f"{file}: {error}") from None

@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from typing import Annotated
+from types import FrameType
+from typing import Annotated, Any
 
 import typer
 
@@ -105,17 +106,44 @@ def serve_command(
         bool,
         typer.Option("--api-docs", help="Serve the OpenAPI description at /api/openapi.json."),
     ] = False,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            "--redis-url",
+            envvar="ODIN_REDIS_URL",
+            show_envvar=True,
+            help="Run as one of several processes sharing the PostgreSQL database through "
+            "this Redis (redis://host:6379/0).",
+        ),
+    ] = None,
+    redis_prefix: Annotated[
+        str,
+        typer.Option("--redis-prefix", help="Prefix of the Redis channels (one per cluster)."),
+    ] = "odin:",
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            "--lease-seconds",
+            min=0.5,
+            max=60,
+            help="Seconds after a process stops renewing its leases that others take its "
+            "tables over.",
+        ),
+    ] = 3.0,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve the lobby, the tables and the browser client (http://HOST:PORT/)."""
-    import uvicorn
-
     from ..server import Settings, create_app, sqlite_url
     from ..server.transport.uvicorn_config import server_config
 
     if log_level not in LOG_LEVELS:
         raise typer.BadParameter(f"--log-level is one of {', '.join(LOG_LEVELS)}")
 
+    if redis_url is not None:
+        if database_url is None or not database_url.startswith("postgresql"):
+            raise CommandError("--redis-url needs a PostgreSQL --database-url (several processes)")
+        if not redis_url.startswith(("redis://", "rediss://", "unix://")):
+            raise CommandError("--redis-url is redis://HOST:PORT/DB (or rediss://, unix://)")
     if database_url is None:
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
@@ -128,11 +156,16 @@ def serve_command(
     from ..server.domain.ports import DatabaseInUse, StoreUnavailable
 
     try:  # a second server on this database, or none to reach: one line, before starting
-        check_database(database_url)
+        check_database(database_url, shared=redis_url is not None)
     except (DatabaseInUse, StoreUnavailable) as error:
         raise CommandError(str(error)) from None
+    if redis_url is not None:
+        _check_redis(redis_url)
     settings = Settings(
         database_url=database_url,
+        redis_url=redis_url,
+        redis_prefix=redis_prefix,
+        lease_seconds=lease_seconds,
         bot_delay=bot_delay,
         bot_workers=workers,
         allowed_origins=tuple(allow_origin or ()),
@@ -151,15 +184,47 @@ def serve_command(
         bot_target_latency=bot_latency,
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s: %(name)s: %(message)s")
+    app = create_app(settings)
     config = server_config(
-        create_app(settings),
+        app,
         settings,
         host=host,
         port=port,
         log_level=log_level,
         timeout_graceful_shutdown=5,
     )
-    uvicorn.Server(config).run()
+    _draining_server()(config, app).run()
+
+
+def _check_redis(url: str) -> None:
+    """One line, before starting, if Redis cannot be reached."""
+    from redis import Redis
+    from redis.exceptions import RedisError
+
+    try:
+        Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3).ping()
+    except (RedisError, OSError, ValueError) as error:
+        raise CommandError(f"Redis cannot be reached: {error}") from None
+
+
+def _draining_server() -> type:
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn that, on SIGTERM or Ctrl-C, starts handing tables over at once."""
+
+        def __init__(self, config: uvicorn.Config, app: Any) -> None:
+            super().__init__(config)
+            self.odin_app = app
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            from ..server.app import begin_drain
+
+            if not self.should_exit:
+                begin_drain(self.odin_app)
+            super().handle_exit(sig, frame)
+
+    return Server
 
 
 def register(app: typer.Typer) -> None:

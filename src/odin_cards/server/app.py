@@ -2,21 +2,34 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
+import os
+import secrets
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
+import sqlalchemy as sa
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
+from redis.exceptions import RedisError
 
 from .adapters import open_database
 from .adapters.bot_runner import ProcessBotRunner
+from .adapters.database import Database
+from .adapters.metrics import PrometheusMetrics
+from .adapters.redis_bus import RedisMessaging
+from .adapters.sql_errors import FAILURES
+from .adapters.sql_leases import SqlLeaseStore
 from .domain.broadcast import MemoryBroadcaster
 from .domain.clock import SystemClock
+from .domain.cluster import ClusterPorts
 from .domain.hall import Hall
+from .domain.ports import StoreUnavailable
 from .settings import Settings
 from .transport import errors
 from .transport.api import router
@@ -24,6 +37,7 @@ from .transport.connection import EdgeStats
 from .transport.errors import ApiError
 from .transport.headers import SecurityHeaders
 from .transport.http_limits import BodyLimit
+from .transport.ops import drain, install_ops
 from .transport.quotas import Quotas
 from .transport.ws import endpoint
 
@@ -38,17 +52,107 @@ PAGES = {
 log = logging.getLogger(__name__)
 
 
+def process_id() -> str:
+    """A name for this server process, unique for its life (host, pid, random)."""
+    return f"{socket.gethostname()[:20]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class ServerProbes:
+    """What ``/readyz`` and ``/metrics`` read of the running server (ops's ``Probes``)."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.app = app
+
+    async def database_ok(self) -> bool:
+        database: Database | None = getattr(self.app.state, "database", None)
+        if database is None:
+            return False
+        try:
+            async with database.engine.connect() as connection:
+                await connection.execute(sa.text("SELECT 1"))
+        except FAILURES:
+            return False
+        return True
+
+    async def redis_ok(self) -> bool | None:
+        messaging: RedisMessaging | None = getattr(self.app.state, "messaging", None)
+        if messaging is None:
+            return None
+        return await messaging.ping()
+
+    def _hall(self) -> Hall | None:
+        return getattr(self.app.state, "hall", None)
+
+    def leases_held(self) -> int:
+        hall = self._hall()
+        if hall is None or hall.peers is None:
+            return 0
+        return sum(1 for t in hall.tables.values() if t.owned)
+
+    def tables_by_state(self) -> dict[str, int]:
+        hall = self._hall()
+        counts: dict[str, int] = {}
+        for table in hall.tables.values() if hall is not None else ():
+            counts[table.status] = counts.get(table.status, 0) + 1
+        return counts
+
+    def connections(self) -> int:
+        quotas: Quotas = self.app.state.quotas
+        return quotas.sockets
+
+    def bot_queue_length(self) -> int:
+        bots: ProcessBotRunner | None = getattr(self.app.state, "bots", None)
+        return 0 if bots is None else bots.queued()
+
+
 def create_app(settings: Settings) -> FastAPI:
-    """The server for ``settings``; the database is migrated and tables resumed on start."""
+    """The server for ``settings``; the database is migrated and tables resumed on start.
+
+    With ``settings.redis_url`` the server is one of several processes sharing a
+    PostgreSQL database: tables are owned through leases and followed through Redis
+    (``docs/server.md``, Several processes)."""
+    metrics = PrometheusMetrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with open_database(settings.database_url) as database:
+        clustered = settings.redis_url is not None
+        me = process_id()
+        async with AsyncExitStack() as stack:
+            database = await stack.enter_async_context(
+                open_database(settings.database_url, me if clustered else None)
+            )
+            app.state.database = database
+            ports = None
+            if settings.redis_url is not None:
+                messaging = RedisMessaging(settings.redis_url, settings.redis_prefix, me)
+                try:
+                    await messaging.start()
+                except (RedisError, OSError) as error:
+                    await messaging.stop()
+                    raise StoreUnavailable(f"Redis cannot be reached: {error}") from None
+                stack.push_async_callback(messaging.stop)
+                app.state.messaging = messaging
+                leases = SqlLeaseStore(database.engine, me, settings.lease_seconds)
+                ports = ClusterPorts(leases, messaging, messaging, settings.lease_seconds)
             bots = ProcessBotRunner.from_settings(settings)
+            stack.callback(bots.close)
+            app.state.bots = bots
             clock = SystemClock()
-            hall = Hall(database.store, database.log, bots, MemoryBroadcaster(), clock, settings)
+            hall = Hall(
+                database.store,
+                database.log,
+                bots,
+                MemoryBroadcaster(),
+                clock,
+                settings,
+                cluster=ports,
+                metrics=metrics,
+            )
             app.state.hall = hall
             app.state.settings = settings
+            stack.push_async_callback(hall.stop)
+            stack.push_async_callback(hall.hand_over)  # runs first: leases go at once
+            stack.callback(drain, app)
             await hall.start()
             # Everything loaded so far (modules, resumed tables) lives as long as the server:
             # keep it out of the garbage collector's scans. With thousands of connections a
@@ -56,11 +160,7 @@ def create_app(settings: Settings) -> FastAPI:
             # busy machine), so collect young objects in larger steps and fully more rarely.
             gc.freeze()
             gc.set_threshold(50_000, 20, 20)
-            try:
-                yield
-            finally:
-                await hall.stop()
-                bots.close()
+            yield
 
     app = FastAPI(
         title="odin-cards",
@@ -79,12 +179,24 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.include_router(router)
     app.add_api_websocket_route("/ws/{table_id}", endpoint)
+    install_ops(app, ServerProbes(app), metrics)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     for path, page in PAGES.items():
         app.add_api_route(path, _page(page), methods=["GET", "HEAD"], include_in_schema=False)
 
     errors.install(app)
     return app
+
+
+def begin_drain(app: FastAPI) -> None:
+    """A graceful stop begins (SIGTERM): ``/readyz`` answers 503 and, with several
+    processes, every table is handed over now, while connections are being closed."""
+    drain(app)
+    hall: Hall | None = getattr(app.state, "hall", None)
+    if hall is not None and hall.peers is not None:
+        # Called from a signal handler: start the hand-over from the event loop itself.
+        loop = asyncio.get_running_loop()
+        loop.call_soon_threadsafe(lambda: hall._spawn(hall.hand_over()))
 
 
 def _page(name: str) -> Callable[[], Awaitable[Response]]:

@@ -13,9 +13,16 @@ def sqlite_url(data_dir: Path) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How one server runs. One server process owns a database (tables live in memory)."""
+    """How one server runs: alone on its database, or one of several (``redis_url``)."""
 
     database_url: str
+    redis_url: str | None = None
+    """Several processes share the (PostgreSQL) database through this Redis; ``None``: one
+    process owns the database (a lock refuses a second one)."""
+    redis_prefix: str = "odin:"
+    """Prefix of every Redis channel (servers or tests sharing one Redis keep apart)."""
+    lease_seconds: float = 3.0
+    """Seconds after its last heartbeat a process's tables may be taken over."""
     bot_delay: float = 0.9
     """Mean seconds a bot waits before it moves (jittered by a third either way; 0: none)."""
     bot_workers: int = 1

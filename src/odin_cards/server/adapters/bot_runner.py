@@ -2,7 +2,8 @@
 
 A worker runs :mod:`odin_cards.bot_worker` (it rebuilds the game from the table's definition
 and log and asks the bot, which sees only its seat's view). Bots are looked up by level key
-in :data:`odin_cards.bots.LEVELS`, so new levels appear in the lobby without server changes.
+and game in :mod:`odin_cards.bots.registry`, so new levels appear in the lobby without server
+changes.
 
 :class:`ProcessBotRunner` is the server's :class:`~.domain.ports.BotRunner`. Why it is more
 than a process pool: with a plain first-come-first-served pool, twenty six-seat tables of
@@ -48,7 +49,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...bot_worker import Move, Turn, choose, replay, stand_in, watch_parent
-from ...bots import LEVELS, Budget
+from ...bots import Budget
+from ...bots.registry import level_of
 from ..domain.ports import BotRequest
 from ..settings import Settings
 
@@ -189,6 +191,10 @@ class ProcessBotRunner:
         lanes = (self._quick, self._timed)
         return [slot.pid for lane in lanes for slot in lane.slots if slot.pid is not None]
 
+    def queued(self) -> int:
+        """Bot moves waiting for a worker (both lanes), for monitoring."""
+        return len(self._quick.queue) + len(self._timed.queue)
+
     async def started(self) -> None:
         """Start the workers and return once every one is ready (moves start them anyway;
         this keeps the start-up out of the first moves' time)."""
@@ -203,7 +209,7 @@ class ProcessBotRunner:
         if self._closed:
             raise RuntimeError("the bot runner is closed")
         self._start()
-        lane = self._lane_of(request.level)
+        lane = self._lane_of(request.game, request.level)
         job = _Job(request, asyncio.get_running_loop().create_future(), lane)
         for other in (self._quick, self._timed):
             previous = other.queue.get(request.table_id)
@@ -250,10 +256,10 @@ class ProcessBotRunner:
 
     # ------------------------------------------------------------------ scheduling
 
-    def budget_for(self, level: str, waiting: int) -> Budget:
-        """The budget of a move of ``level`` started while ``waiting`` tables share the
-        timed workers (this one included)."""
-        known = LEVELS.get(level)
+    def budget_for(self, level: str, waiting: int, game: str = "odin") -> Budget:
+        """The budget of a move of ``game``'s ``level`` started while ``waiting`` tables
+        share the timed workers (this one included)."""
+        known = level_of(game, level)
         budget = known.budget if known is not None else Budget()
         if budget.seconds is None:
             return budget
@@ -281,8 +287,8 @@ class ProcessBotRunner:
             del self._asked[table_id]
         return len(self._asked)
 
-    def _lane_of(self, level: str) -> _Lane:
-        known = LEVELS.get(level)
+    def _lane_of(self, game: str, level: str) -> _Lane:
+        known = level_of(game, level)
         if known is None or known.budget == Budget():
             return self._quick  # an unknown level gets a stand-in at once, in the quick lane
         return self._timed
@@ -307,7 +313,11 @@ class ProcessBotRunner:
             waiting = len(lane.queue) + lane.busy()
             if lane.timed:
                 waiting = max(waiting, self._wanting())
-            self._spawn(self._run(lane, slot, job, self.budget_for(job.request.level, waiting)))
+            self._spawn(
+                self._run(
+                    lane, slot, job, self.budget_for(job.request.level, waiting, job.request.game)
+                )
+            )
 
     async def _run(self, lane: _Lane, slot: _Slot, job: _Job, budget: Budget) -> None:
         request = job.request

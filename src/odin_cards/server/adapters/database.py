@@ -25,20 +25,21 @@ class Database:
 
 
 @asynccontextmanager
-async def open_database(url: str) -> AsyncIterator[Database]:
+async def open_database(url: str, process: str | None = None) -> AsyncIterator[Database]:
     """Own the database at ``url`` (:func:`acquire_database`), bring its schema up to date
     and run its event log until the block ends.
 
     Raises :class:`~..domain.ports.DatabaseInUse` if another server owns it and
     :class:`~..domain.ports.StoreUnavailable` if it cannot be reached: ``odin serve``
-    reports either in one line and exits.
+    reports either in one line and exits. With ``process`` (one of several processes, on
+    PostgreSQL), the lock is shared and the log's appends are fenced by table leases.
     """
-    async with acquire_database(url):
+    async with acquire_database(url, shared=process is not None):
         engine = make_engine(url)
         try:
             with storing("bring the schema up to date"):
                 await migrate(engine)
-            log = SqlEventLog(engine)
+            log = SqlEventLog(engine, process)
             log.start()
             try:
                 yield Database(engine, SqlTableStore(engine), log)

@@ -1,4 +1,6 @@
-"""One server process owns a database: a second one is refused at once.
+"""One server process owns a database: a second one is refused at once (unless all are
+started as several processes, with ``--redis-url``: they share the lock, and table leases
+decide who serves what).
 
 Tables live in the memory of the process that serves them; two processes on one database
 would disagree about every table. SQLite: an exclusive, non-blocking ``flock`` on a lock
@@ -36,13 +38,17 @@ def lock_path(database: Path) -> Path:
 
 
 @asynccontextmanager
-async def acquire_database(url: str) -> AsyncIterator[None]:
+async def acquire_database(url: str, shared: bool = False) -> AsyncIterator[None]:
     """Own the database at ``url`` until the block ends.
 
     Raises :class:`DatabaseInUse` at once if another process (or another acquisition in
-    this one) owns it, :class:`StoreUnavailable` if it cannot be reached.
+    this one) owns it, :class:`StoreUnavailable` if it cannot be reached. ``shared`` (one
+    of several processes, PostgreSQL only): the lock is shared by such processes and
+    still refuses a single-process server, which refuses them in turn.
     """
     backend = sa.make_url(url).get_backend_name()
+    if shared and backend != "postgresql":
+        raise StoreUnavailable("several processes (--redis-url) need a PostgreSQL database")
     if backend == "sqlite":
         path = sqlite_path(url)
         if path is None:  # an in-memory database belongs to its connection anyway
@@ -51,13 +57,13 @@ async def acquire_database(url: str) -> AsyncIterator[None]:
         with _flock(path):
             yield
     elif backend == "postgresql":
-        async with _advisory_lock(url):
+        async with _advisory_lock(url, shared):
             yield
     else:
         raise StoreUnavailable(f"unsupported database {backend!r} (use SQLite or PostgreSQL)")
 
 
-def check_database(url: str) -> None:
+def check_database(url: str, shared: bool = False) -> None:
     """Raise :class:`DatabaseInUse` now if another process owns the database at ``url``, or
     :class:`StoreUnavailable` (one line, saying why) if it cannot be reached.
 
@@ -67,7 +73,7 @@ def check_database(url: str) -> None:
     """
 
     async def probe() -> None:
-        async with acquire_database(url):
+        async with acquire_database(url, shared):
             pass
 
     try:
@@ -99,7 +105,7 @@ def _flock(database: Path) -> Iterator[None]:
 
 
 @asynccontextmanager
-async def _advisory_lock(url: str) -> AsyncIterator[None]:
+async def _advisory_lock(url: str, shared: bool) -> AsyncIterator[None]:
     engine = create_async_engine(
         url, poolclass=sa.pool.NullPool, connect_args={"timeout": 5, "command_timeout": 10}
     )
@@ -108,15 +114,19 @@ async def _advisory_lock(url: str) -> AsyncIterator[None]:
             connection = await engine.connect()
         try:
             with storing("be reached (to take its lock)"):
-                owned = await connection.scalar(
-                    sa.select(sa.func.pg_try_advisory_lock(ADVISORY_KEY))
+                take = (
+                    sa.func.pg_try_advisory_lock_shared if shared else sa.func.pg_try_advisory_lock
                 )
+                owned = await connection.scalar(sa.select(take(ADVISORY_KEY)))
                 # A session's advisory lock outlives its transaction: end it, or the
                 # connection would sit "idle in transaction" for the server's life.
                 await connection.commit()
             if not owned:
                 name = engine.url.database
-                raise DatabaseInUse(f"another odin serve is using the PostgreSQL database {name}")
+                raise DatabaseInUse(
+                    f"another odin serve is using the PostgreSQL database {name}"
+                    + (" alone (without --redis-url)" if shared else "")
+                )
             yield
         finally:
             with contextlib.suppress(*FAILURES):

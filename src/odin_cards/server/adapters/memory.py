@@ -20,6 +20,7 @@ from typing import Literal
 from ..domain.ports import (
     STATUSES,
     CommitUnknown,
+    Fenced,
     LoggedAction,
     SeatTaken,
     StoredTable,
@@ -102,6 +103,10 @@ class MemoryDatabase:
     def __init__(self) -> None:
         self.tables: dict[str, TableRecord] = {}
         self.logs: dict[str, list[LoggedAction]] = {}
+        self.leases: dict[str, tuple[str | None, int]] = {}
+        """Table id -> (owner process, fencing token), as :mod:`.memory_cluster` keeps them."""
+        self.heartbeats: dict[str, float] = {}
+        """Process -> when its heartbeat expires (the test's clock)."""
         self.faults = Faults()
         self.store = MemoryTableStore(self)
         self.log = MemoryEventLog(self)
@@ -140,6 +145,16 @@ class MemoryTableStore:
             for t in self._oldest_first()
             if t.status == "playing" or (t.status == "waiting" and t.created >= waiting_since)
         ]
+
+    async def waiting(self, game: str, since: datetime, limit: int) -> list[TableRecord]:
+        self.db.faults.check_read()
+        found = [
+            t
+            for t in self.db.tables.values()
+            if t.status == "waiting" and t.game == game and t.created >= since
+        ]
+        found.sort(key=lambda t: (t.created, t.id), reverse=True)
+        return [copy.deepcopy(t) for t in found[:limit]]
 
     async def take_seat(
         self, table_id: str, seat: int, name: str, token_hash: str, starts: bool
@@ -209,13 +224,19 @@ class MemoryTableStore:
 
 
 class MemoryEventLog:
-    """:class:`~..domain.ports.EventLog` in memory."""
+    """:class:`~..domain.ports.EventLog` in memory; with ``owner``, the log of one of
+    several processes sharing the database (appends fenced by its leases)."""
 
-    def __init__(self, database: MemoryDatabase) -> None:
+    def __init__(self, database: MemoryDatabase, owner: str | None = None) -> None:
         self.db = database
+        self.owner = owner
 
-    async def append(self, table_id: str, action: LoggedAction, finished: bool) -> None:
+    async def append(
+        self, table_id: str, action: LoggedAction, finished: bool, fence: int | None = None
+    ) -> None:
         outcome = await self.db.faults.before_write()
+        if fence is not None and self.db.leases.get(table_id) != (self.owner, fence):
+            raise Fenced(f"table {table_id}: lease moved on")
         table = self.db.tables.get(table_id)
         log = self.db.logs.get(table_id)
         if table is None or log is None:
@@ -237,3 +258,7 @@ class MemoryEventLog:
             if action.number == number:
                 return action
         return None
+
+    async def read_from(self, table_id: str, number: int) -> list[LoggedAction]:
+        self.db.faults.check_read()
+        return [a for a in self.db.logs.get(table_id, []) if a.number >= number]

@@ -23,7 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from ..domain.ports import CommitUnknown, LoggedAction, StoreUnavailable
+from ..domain.ports import CommitUnknown, Fenced, LoggedAction, StoreUnavailable
 from . import sql_schema as schema
 from .sql_errors import Refused, committing, storing
 from .sql_store import event_row, logged_action, possible_id, reading
@@ -42,6 +42,8 @@ class Entry:
     table_id: str
     row: dict[str, Any]
     finished: bool
+    fence: tuple[str, int] | None
+    """(owner, token) the table's lease must still hold (several processes)."""
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -51,8 +53,10 @@ class SqlEventLog:
     """:class:`~..domain.ports.EventLog` on SQLite or PostgreSQL: the single writer of the
     log. :meth:`start` it before the first append, :meth:`stop` it at shut-down."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, owner: str | None = None) -> None:
         self.engine = engine
+        self.owner = owner
+        """This process's id in ``table_leases`` when appends are fenced (several processes)."""
         self.queue: asyncio.Queue[Entry] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.commits: set[asyncio.Task[None]] = set()
@@ -85,10 +89,15 @@ class SqlEventLog:
         if self.writer is not None:
             self.writer.dispose()
 
-    async def append(self, table_id: str, action: LoggedAction, finished: bool) -> None:
+    async def append(
+        self, table_id: str, action: LoggedAction, finished: bool, fence: int | None = None
+    ) -> None:
         if self.task is None:
             raise StoreUnavailable("the event log is not running")
-        entry = Entry(table_id, event_row(table_id, action), finished)
+        if fence is not None and (self.owner is None or self.writer is not None):
+            raise StoreUnavailable("fenced appends need PostgreSQL and a process id")
+        owned = None if fence is None or self.owner is None else (self.owner, fence)
+        entry = Entry(table_id, event_row(table_id, action), finished, owned)
         self.queue.put_nowait(entry)
         await entry.done
 
@@ -103,6 +112,18 @@ class SqlEventLog:
                 )
             ).one_or_none()
         return None if row is None else logged_action(row)
+
+    async def read_from(self, table_id: str, number: int) -> list[LoggedAction]:
+        if not possible_id(table_id):
+            return []
+        e = schema.events.c
+        async with reading(self.engine, "read the log") as connection:
+            rows = await connection.execute(
+                sa.select(schema.events)
+                .where(e.table_id == table_id, e.number >= number)
+                .order_by(e.number)
+            )
+            return [logged_action(row) for row in rows]
 
     async def _checkpoints(self) -> None:
         loop = asyncio.get_running_loop()
@@ -160,9 +181,10 @@ class SqlEventLog:
                 entry.done.set_result(None)
 
     async def _commit(self, batch: list[Entry]) -> None:
-        """One transaction for the whole batch; the ports' errors on failure."""
-        statements = _statements(batch)
+        """One transaction for the whole batch; the ports' errors on failure. Entries whose
+        lease moved on are failed with :class:`Fenced` and not written."""
         if self.writer is not None:
+            statements = _statements(batch)
             await asyncio.get_running_loop().run_in_executor(
                 self.thread, _commit_sync, self.writer, statements
             )
@@ -172,7 +194,8 @@ class SqlEventLog:
         try:
             with storing("write the log"):
                 await connection.begin()
-                for statement, rows in statements:
+                batch = await _unfenced(connection, batch)
+                for statement, rows in _statements(batch) if batch else ():
                     await connection.execute(statement, rows)
             with committing("writing the log"):
                 await connection.commit()
@@ -181,6 +204,30 @@ class SqlEventLog:
                 await connection.close()
             except Exception:
                 log.debug("closing a failed connection failed", exc_info=True)
+
+
+async def _unfenced(connection: Any, batch: list[Entry]) -> list[Entry]:
+    """The entries whose table's lease still holds their (owner, token), with those lease
+    rows locked until the commit (a takeover waits for it); the others fail, ``Fenced``."""
+    fenced = [entry for entry in batch if entry.fence is not None]
+    if not fenced:
+        return batch
+    lease = schema.table_leases.c
+    rows = await connection.execute(
+        sa.select(lease.table_id, lease.owner, lease.token)
+        .where(lease.table_id.in_(sorted({e.table_id for e in fenced})))
+        .order_by(lease.table_id)
+        .with_for_update(read=True)
+    )
+    held = {row.table_id: (row.owner, int(row.token)) for row in rows}
+    kept = []
+    for entry in batch:
+        if entry.fence is not None and held.get(entry.table_id) != entry.fence:
+            if not entry.done.done():
+                entry.done.set_exception(Fenced(f"table {entry.table_id}: lease moved on"))
+        else:
+            kept.append(entry)
+    return kept
 
 
 def _fail(entry: Entry, error: StoreUnavailable) -> None:

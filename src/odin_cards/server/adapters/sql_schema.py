@@ -3,7 +3,9 @@
 Three tables: ``tables`` (a game's definition: its game key, rules version, setup, seed,
 status and play-again links), ``seats`` (names, bot levels and SHA-256 hashes of seat
 tokens) and ``events`` (the append-only log of accepted actions, keyed by the table and
-the action's number: 0, 1, 2, ...). The same code runs on SQLite (aiosqlite) and
+the action's number: 0, 1, 2, ...). Several processes on one PostgreSQL database add
+``processes`` (heartbeats) and ``table_leases`` (each running table's owner and fencing
+token). The same code runs on SQLite (aiosqlite) and
 PostgreSQL (asyncpg); Alembic migrations (``migrations/``) bring any older database to
 this schema on start.
 """
@@ -22,6 +24,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 MIGRATIONS = Path(__file__).parent.parent / "migrations"
+
+MIGRATION_KEY = 0x6F64696E6D696772
+"""The PostgreSQL advisory lock (per transaction) that serializes migrations."""
 
 MAX_REASON = 500
 """Characters kept of a broken table's reason."""
@@ -70,6 +75,27 @@ events = sa.Table(
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     sa.UniqueConstraint("table_id", "client_id", name="events_client_id"),
 )
+
+PROCESS_ID_LENGTH = 40
+"""The longest server process id (``host-pid-random``, cut)."""
+
+processes = sa.Table(
+    "processes",
+    metadata,
+    sa.Column("id", sa.String(PROCESS_ID_LENGTH), primary_key=True),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""Server processes sharing the database (several processes only): a heartbeat each."""
+
+table_leases = sa.Table(
+    "table_leases",
+    metadata,
+    sa.Column("table_id", sa.String(ID_LENGTH), primary_key=True),
+    sa.Column("owner", sa.String(PROCESS_ID_LENGTH), nullable=True),
+    sa.Column("token", sa.BigInteger, nullable=False),
+)
+"""Which process owns a running table, and its fencing token (+1 on every takeover)."""
+sa.Index("table_leases_owner", table_leases.c.owner)
 
 
 # ---------------------------------------------------------------- engines
@@ -180,6 +206,8 @@ async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
     )
     try:
         async with migrating.begin() as connection:
+            # Processes starting together migrate one after another.
+            await connection.execute(sa.select(sa.func.pg_advisory_xact_lock(MIGRATION_KEY)))
             await connection.run_sync(_upgrade, revision)
     finally:
         await migrating.dispose()

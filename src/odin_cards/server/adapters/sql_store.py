@@ -89,6 +89,34 @@ class SqlTableStore:
             (t.status == "playing") | ((t.status == "waiting") & (t.created >= utc(waiting_since)))
         )
 
+    async def waiting(self, game: str, since: datetime, limit: int) -> list[TableRecord]:
+        t = schema.tables.c
+        newest = (
+            sa.select(t.id)
+            .where(t.status == "waiting", t.game == game, t.created >= utc(since))
+            .order_by(t.created.desc(), t.id)
+            .limit(limit)
+        )
+        async with reading(self.engine, "list open tables") as connection:
+            ids = [row.id for row in await connection.execute(newest)]
+            if not ids:
+                return []
+            rows = (await connection.execute(sa.select(schema.tables).where(t.id.in_(ids)))).all()
+            s = schema.seats.c
+            seat_rows = (
+                await connection.execute(
+                    sa.select(schema.seats).where(s.table_id.in_(ids)).order_by(s.seat)
+                )
+            ).all()
+        seats: dict[str, list[SeatRecord]] = {}
+        for row in seat_rows:
+            seats.setdefault(row.table_id, []).append(
+                SeatRecord(row.seat, row.name, row.bot, row.token_hash)
+            )
+        records = [table_record(row, seats.get(row.id, [])) for row in rows]
+        records.sort(key=lambda r: (r.created, r.id), reverse=True)
+        return records
+
     async def take_seat(
         self, table_id: str, seat: int, name: str, token_hash: str, starts: bool
     ) -> None:

@@ -56,16 +56,17 @@ class BotTurns:
         """Bots wait while nobody watches a table of bots only, or while no person has
         been connected to a table of people for longer than ``bot_idle``."""
         listeners = self.broadcaster.subscribers(table.id)
+        people_elsewhere = any(people for people, _ in table.remote.values())
         if not table.people:
-            return not listeners
-        if any(s.seat is not None for s in listeners):
+            return not listeners and not any(watchers for _, watchers in table.remote.values())
+        if people_elsewhere or any(s.seat is not None for s in listeners):
             return False
         return self.clock.monotonic() - table.person_seen > self.settings.bot_idle
 
     def schedule(self, table: LiveTable) -> None:
         """If a bot is to move at ``table`` and the table is not paused, let it move once."""
         game = table.game
-        if table.status != "playing" or game.is_over:
+        if not table.owned or table.status != "playing" or game.is_over:
             return  # (an unsettled action is settled by the bot's own act, first thing)
         seat = game.current_player
         if seat is None:

@@ -11,6 +11,7 @@ store, the event log, the broadcaster, the bot runner and the clock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import secrets
@@ -19,11 +20,13 @@ from collections.abc import Callable, Coroutine, Mapping
 from datetime import timedelta
 from typing import Any
 
+from ...bots.registry import bot_levels
 from ...contract import ActionError, SetupError
 from ...games import rules_of
 from ..settings import Settings
 from . import updates as msg
 from .bot_turns import BotTurns
+from .cluster import ClusterPorts, NotOwner, Peers, entry_message
 from .errors import DomainError
 from .ports import (
     BotRunner,
@@ -31,14 +34,17 @@ from .ports import (
     Clock,
     CommitUnknown,
     EventLog,
+    Fenced,
     LoggedAction,
+    Metrics,
     SeatTaken,
     StoredTable,
     StoreUnavailable,
     Subscriber,
     TableStore,
 )
-from .table import LiveTable, ReplayError, clean_name, hash_token, new_record
+from .presenters import presenter_of
+from .table import LiveTable, ReplayError, api_of, clean_name, hash_token, new_record
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +67,32 @@ def _broken(table_id: str) -> DomainError:
     )
 
 
+class NoMetrics:
+    """:class:`~.ports.Metrics` that counts nothing (tests, tools)."""
+
+    def action_applied(self, game: str, seconds: float) -> None:
+        pass
+
+    def lease_changed(self, event: str) -> None:
+        pass
+
+    def table_evicted(self) -> None:
+        pass
+
+
+LOBBY_SECONDS = 1.0
+"""How long the lobby's list of open tables read from the database is reused (several
+processes: each process holds only some tables). A change this process makes or hears of
+reads it again at once; another process's new table shows within this time."""
+
+
 class Hall:
-    """Every table of the server in memory (finished ones while recently used)."""
+    """Every table of the server in memory (finished ones while recently used).
+
+    With ``cluster`` (several processes on one database), a table is *owned* by one
+    process and followed by replicas elsewhere (:mod:`.cluster`): changes asked of a
+    replica go to the owner.
+    """
 
     def __init__(
         self,
@@ -72,6 +102,8 @@ class Hall:
         broadcaster: Broadcaster,
         clock: Clock,
         settings: Settings,
+        cluster: ClusterPorts | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.events = events
@@ -85,7 +117,11 @@ class Hall:
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         """Tables being loaded from the store, by id."""
         self._tasks: set[asyncio.Task[None]] = set()
-        self.turns = BotTurns(bots, broadcaster, clock, settings, self.act, self._spawn)
+        self.turns = BotTurns(bots, broadcaster, clock, settings, self._bot_act, self._spawn)
+        self.metrics: Metrics = metrics or NoMetrics()
+        self.peers = Peers(self, cluster) if cluster is not None else None
+        self._lobby: dict[str, tuple[float, list[dict[str, Any]]]] = {}
+        """Each game's open tables read from the database, and when (several processes)."""
 
     # ------------------------------------------------------------ loading
 
@@ -97,6 +133,10 @@ class Hall:
         """
         since = self.clock.now() - timedelta(seconds=self.settings.waiting_expiry)
         expired = await self.store.expire_waiting(since)
+        if self.peers is not None:  # tables without a live owner are taken over
+            await self.peers.start()
+            self._spawn(self._expire_periodically())
+            return
         for stored in await self.store.load_resumable(since):
             table = await self._rebuild(stored)
             if table is not None:
@@ -107,6 +147,15 @@ class Hall:
             log.error("%d tables broken; `odin tables broken` lists them", len(broken))
         log.info("resumed %d tables; %d waiting tables expired", len(self.tables), len(expired))
         self._spawn(self._expire_periodically())
+
+    async def hand_over(self) -> None:
+        """A graceful stop with several processes: give every table up at once."""
+        if self.peers is not None:
+            await self.peers.hand_over()
+
+    @property
+    def draining(self) -> bool:
+        return self.peers is not None and self.peers.draining
 
     async def stop(self) -> None:
         for task in list(self._tasks):
@@ -131,9 +180,20 @@ class Hall:
             raise _broken(table_id)
         if table.id in self._finished:
             self._finished.move_to_end(table.id)
+        table.touched = self.clock.monotonic()
         return table
 
     async def _load(self, table_id: str) -> LiveTable:
+        if self.peers is None:
+            return await self._load_stored(table_id)
+        await self.peers.follow(table_id)  # before it is read: no update is missed
+        try:
+            return await self._load_stored(table_id)
+        except BaseException:
+            self.peers.forget(table_id)  # (an unknown id must not stay subscribed)
+            raise
+
+    async def _load_stored(self, table_id: str) -> LiveTable:
         try:
             stored = await self.store.load(table_id)
         except StoreUnavailable:
@@ -145,6 +205,11 @@ class Hall:
         table = await self._rebuild(stored)
         if table is None:
             raise _broken(table_id)
+        if self.peers is not None:
+            table.owned = False
+            table.touched = self.clock.monotonic()
+            if table.status in ("waiting", "playing"):
+                self.peers.claim(table_id)  # if nobody alive owns it
         self._hold(table)
         self.turns.schedule(table)
         return table
@@ -219,9 +284,19 @@ class Hall:
             if self.broadcaster.subscribers(table_id):
                 continue
             del self._finished[table_id]
-            del self.tables[table_id]
-            self.bots.cancel(table_id)
+            self.drop(self.tables[table_id])
             excess -= 1
+
+    def drop(self, table: LiveTable) -> None:
+        """The table leaves memory (its lease, if any, is released)."""
+        if self.tables.pop(table.id, None) is not None:
+            self.metrics.table_evicted()
+        self._finished.pop(table.id, None)
+        self.bots.cancel(table.id)
+        if self.peers is not None:
+            self.peers.forget(table.id)
+            if table.owned:
+                self._spawn(self.peers._release(table))
 
     # -------------------------------------------------------------- expiry
 
@@ -242,10 +317,46 @@ class Hall:
             if table is not None and table.status == "waiting":
                 table.status = "expired"
                 self._announce(table)
-                del self.tables[table_id]
+                self.drop(table)
+            elif self.peers is not None:
+                self.peers.bus.publish(table_id, {"kind": "table", "status": "expired"})
         return ids
 
     # -------------------------------------------------------------- lobby
+
+    def check_new(
+        self, game: str, players: int, bots: Mapping[int, str], setup: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The normalized set-up of a new table of ``game``, or the refusal saying what is
+        wrong: any game of :data:`odin_cards.games.GAMES` (its rules check the set-up), its
+        bot levels from :mod:`odin_cards.bots.registry`. Changes nothing."""
+        try:
+            rules = rules_of(game)
+        except SetupError as error:
+            raise DomainError("bad_game", str(error)) from None
+        if not rules.min_players <= players <= rules.max_players:
+            raise DomainError(
+                "bad_players",
+                f"this game is played by {rules.min_players} to {rules.max_players} players, "
+                f"not {players}",
+            )
+        levels = bot_levels(game)
+        for seat, level in bots.items():
+            if not 0 <= seat < players:
+                raise DomainError("bad_bots", f"bot seats are 0 to {players - 1}, not {seat}")
+            if level not in levels:
+                raise DomainError(
+                    "bad_bots",
+                    f"unknown bot level {level[:64]!r}; levels: {', '.join(levels) or 'none'}",
+                )
+        try:
+            normal = rules.check_setup(players, setup)
+        except (SetupError, TypeError) as error:
+            raise DomainError("bad_options", str(error)) from None
+        problem = presenter_of(game).limits(normal)
+        if problem is not None:
+            raise DomainError("bad_options", problem)
+        return normal
 
     async def create(
         self,
@@ -256,17 +367,7 @@ class Hall:
         game: str = "odin",
     ) -> LiveTable:
         """A new table: bot seats taken, the others free (``waiting`` until all are)."""
-        rules = rules_of(game)
-        if not rules.min_players <= players <= rules.max_players:
-            raise DomainError(
-                "bad_players",
-                f"this game is played by {rules.min_players} to {rules.max_players} players, "
-                f"not {players}",
-            )
-        try:
-            normal = rules.check_setup(players, setup)
-        except SetupError as error:
-            raise DomainError("bad_options", str(error)) from None
+        normal = self.check_new(game, players, bots, setup)
         if len(bots) < players:
             waiting = sum(1 for t in self.tables.values() if t.status == "waiting")
             if waiting >= self.settings.max_waiting_tables:
@@ -286,10 +387,20 @@ class Hall:
         await self._write(self.store.insert(record), record.id)
         table = LiveTable(record)
         table.client = client
-        table.person_seen = self.clock.monotonic()
+        table.person_seen = table.touched = self.clock.monotonic()
+        if self.peers is not None:
+            await self._own_new(table)
+            self._lobby.clear()
         self._hold(table)
         self.turns.schedule(table)
         return table
+
+    async def _own_new(self, table: LiveTable) -> None:
+        assert self.peers is not None
+        try:
+            await self.peers.own_new(table)
+        except StoreUnavailable:
+            table.owned = False  # stored but not leased: the first to ask takes it over
 
     def _bot_seats_of(self, client: str) -> int:
         return sum(
@@ -298,10 +409,40 @@ class Hall:
             if t.client == client and t.status in ("waiting", "playing")
         )
 
-    def open_tables(self) -> list[dict[str, Any]]:
-        """Tables waiting for players, newest first; abandoned ones have expired."""
+    async def lobby(self, game: str = "odin") -> list[dict[str, Any]]:
+        """Tables of ``game`` waiting for players, newest first: from memory in one process,
+        from the database (reused for a second) with several.
+
+        One game a list: a lobby that offers only Odin must never show another game's table
+        as if it were Odin's, and one game's tables cannot push another's out of the list.
+        """
+        try:
+            rules_of(game)
+        except SetupError as error:
+            raise DomainError("bad_game", str(error)) from None
+        if self.peers is None:
+            return self.open_tables(game)
+        now = self.clock.monotonic()
+        cached = self._lobby.get(game)
+        if cached is not None and now - cached[0] < LOBBY_SECONDS:
+            return cached[1]
         since = self.clock.now() - timedelta(seconds=self.settings.waiting_expiry)
-        waiting = [t for t in self.tables.values() if t.status == "waiting" and t.created > since]
+        try:
+            records = await self.store.waiting(game, since, OPEN_LIMIT)
+        except StoreUnavailable:
+            raise _unavailable() from None
+        tables = [api_of(record) for record in records]
+        self._lobby[game] = (now, tables)
+        return tables
+
+    def open_tables(self, game: str = "odin") -> list[dict[str, Any]]:
+        """Tables of ``game`` waiting for players, newest first; abandoned ones have expired."""
+        since = self.clock.now() - timedelta(seconds=self.settings.waiting_expiry)
+        waiting = [
+            t
+            for t in self.tables.values()
+            if t.status == "waiting" and t.game_key == game and t.created > since
+        ]
         waiting.sort(key=lambda t: t.created, reverse=True)
         return [t.to_api() for t in waiting[:OPEN_LIMIT]]
 
@@ -323,17 +464,58 @@ class Hall:
         return tables
 
     async def take_seat(self, table: LiveTable, seat: int, name: str) -> str:
-        """Seat a person; return the seat's token (shown once; only its hash is kept)."""
+        """Seat a person; return the seat's token (shown once; only its hash is kept).
+
+        With several processes the seat is given by the table's owner; the token is made
+        here and only its hash travels."""
         name = clean_name(name)
+        if not 0 <= seat < table.players:
+            raise DomainError("no_seat", f"this table has seats 0 to {table.players - 1}")
+        token = secrets.token_urlsafe(32)
+        digest = hash_token(token)
+        retried = False
+        while self.peers is not None and not table.owned:
+            request = {"op": "seat", "seat": seat, "name": name, "hash": digest}
+            answer = await self.peers.route(table, request)
+            if answer is None:
+                break  # this process owns the table now
+            if "error" not in answer or (
+                # an earlier try got through; its answer was lost
+                answer["error"] == "taken" and await self._seated(table, seat, digest)
+            ):
+                self._learn_seat(table, seat, name, digest)
+                return token
+            if answer["error"] != "unavailable" or retried:
+                raise DomainError(str(answer["error"]), str(answer["message"]))
+            retried = True
+        try:
+            await self.seat_here(table, seat, name, digest)
+        except NotOwner:
+            raise _unavailable() from None
+        return token
+
+    def _learn_seat(self, table: LiveTable, seat: int, name: str, digest: str) -> None:
+        """The owner gave the seat: this replica knows it at once, since the player's
+        ``hello`` with its token may come before the owner's fan-out does."""
+        mine = table.seats[seat]
+        if not mine.taken:
+            mine.name, mine.token_hash = name, digest
+
+    async def _seated(self, table: LiveTable, seat: int, digest: str) -> bool:
+        stored = await self._read_back(table.id)
+        return stored is not None and stored.table.seats[seat].token_hash == digest
+
+    async def seat_here(self, table: LiveTable, seat: int, name: str, digest: str) -> None:
+        """Give the seat to ``name`` with the token hash ``digest`` (this process owns it)."""
         async with table.lock:
+            if not table.owned:
+                raise NotOwner(table.id)
             if not 0 <= seat < table.players:
                 raise DomainError("no_seat", f"this table has seats 0 to {table.players - 1}")
             if table.status == "expired":
                 raise DomainError("expired", "nobody joined this table for too long; it closed")
             if table.seats[seat].taken:
                 raise DomainError("taken", f"seat {seat} is taken")
-            token = secrets.token_urlsafe(32)
-            digest = hash_token(token)
             starts = all(s.taken for s in table.seats if s.seat != seat)
             try:
                 await self._write(
@@ -351,13 +533,27 @@ class Hall:
             if starts:
                 self._broadcast(table, table.version)
                 self.turns.schedule(table)
-            return token
 
     async def again(self, table: LiveTable, token: str) -> LiveTable:
         """The next game of the same players: a new table, every seat as it was."""
         if table.seat_of(token) is None:
             raise DomainError("unauthorized", "only a player of this table can start another")
+        if self.peers is not None and not table.owned:
+            answer = await self.peers.route(table, {"op": "again"})
+            if answer is not None:
+                if "error" in answer:
+                    raise DomainError(str(answer["error"]), str(answer["message"]))
+                return await self.get(str(answer["table"]))
+        try:
+            return await self.again_here(table)
+        except NotOwner:
+            raise _unavailable() from None
+
+    async def again_here(self, table: LiveTable) -> LiveTable:
+        """Start (or find) the next game of ``table`` (this process owns it)."""
         async with table.lock:
+            if not table.owned:
+                raise NotOwner(table.id)
             if table.status != "finished":
                 raise DomainError("not_finished", "the game is still being played")
             if table.next_table is not None:
@@ -382,7 +578,9 @@ class Hall:
             await self._write(self.store.insert_following(table.to_record(), record), record.id)
             following = LiveTable(record)
             following.client = table.client
-            following.person_seen = self.clock.monotonic()
+            following.person_seen = following.touched = self.clock.monotonic()
+            if self.peers is not None:
+                await self._own_new(following)
             table.next_table = following.id
             self._hold(following)
             self._announce(table)
@@ -405,6 +603,10 @@ class Hall:
             self.broadcaster.join(table.id, subscriber)
             if table.id not in self.tables:  # it left memory since it was looked up
                 self._hold(table)
+                if self.peers is not None:  # and stopped following its owner's log
+                    await self.peers.follow(table)
+                    with contextlib.suppress(StoreUnavailable):
+                        await self.peers._catch_up(table)
             if seat is not None:
                 table.person_seen = self.clock.monotonic()
             subscriber.send(msg.welcome(seat, table.to_api()))
@@ -415,12 +617,17 @@ class Hall:
             )
             subscriber.version = table.version
             self.turns.schedule(table)  # a paused table resumes when someone comes
+            if self.peers is not None:
+                self.peers.presence(table)
 
     def leave(self, table: LiveTable, subscriber: Subscriber) -> None:
         """``subscriber`` is gone; a table nobody watches stops asking for bot moves."""
         self.broadcaster.leave(table.id, subscriber)
         if subscriber.seat is not None:
             table.person_seen = self.clock.monotonic()
+        table.touched = self.clock.monotonic()
+        if self.peers is not None:
+            self.peers.presence(table)
         if self.turns.paused(table):
             self.turns.forget(table)
 
@@ -433,8 +640,43 @@ class Hall:
         client_id: str | None,
         reply: Subscriber | None = None,
     ) -> int:
-        """Check, store, apply, acknowledge and broadcast one action; the version after it."""
+        """Check, store, apply, acknowledge and broadcast one action; the version after it.
+
+        With several processes an action at a replica goes to the table's owner."""
+        while True:
+            if self.peers is not None and not table.owned:
+                after = await self.peers.act(table, seat, text, version, client_id, reply)
+                if after is not None:
+                    return after
+            try:
+                return await self.act_here(table, seat, text, version, client_id, reply)
+            except NotOwner:
+                if self.peers is None:
+                    raise _unavailable(client_id) from None
+
+    async def _bot_act(
+        self, table: LiveTable, seat: int, text: str, version: int, client_id: None
+    ) -> int:
+        """A bot's move: played only by the table's owner (a replica's bot work is moot)."""
+        try:
+            return await self.act_here(table, seat, text, version, client_id)
+        except NotOwner:
+            return table.version
+
+    async def act_here(
+        self,
+        table: LiveTable,
+        seat: int,
+        text: str,
+        version: int,
+        client_id: str | None,
+        reply: Subscriber | None = None,
+    ) -> int:
+        """:meth:`act` in the process that owns the table (:class:`NotOwner` otherwise)."""
+        started = self.clock.monotonic()
         async with table.lock:
+            if not table.owned:
+                raise NotOwner(table.id)
             await self._settle(table, client_id)
             if client_id is not None and client_id in table.client_ids:
                 owner, after = table.client_ids[client_id]
@@ -458,7 +700,9 @@ class Hall:
                 )
             mover = game.current_player
             if seat != mover:
-                who = (table.seats[mover].display() if mover is not None else "") or f"seat {mover}"
+                who = (
+                    table.seats[mover].display(table.game_key) if mover is not None else ""
+                ) or f"seat {mover}"
                 raise DomainError("not_your_turn", f"it is {who}'s turn", client_id)
             try:
                 action = game.parse(text)
@@ -471,7 +715,11 @@ class Hall:
                 raise DomainError("illegal", str(error), client_id) from None
             entry = LoggedAction(game.action_count, seat, action.text, client_id, self.clock.now())
             try:
-                await self.events.append(table.id, entry, trial.is_over)
+                await self.events.append(table.id, entry, trial.is_over, table.fence)
+            except Fenced:
+                assert self.peers is not None
+                self.peers.fenced(table)
+                raise NotOwner(table.id) from None
             except Exception as error:
                 if isinstance(error, asyncio.CancelledError):
                     raise
@@ -494,6 +742,7 @@ class Hall:
                     ) from None
                 return table.client_ids[client_id][1]
             self._apply(table, entry, trial, reply)
+            self.metrics.action_applied(table.game_key, self.clock.monotonic() - started)
             return table.version
 
     async def _settle(
@@ -539,6 +788,8 @@ class Hall:
             table.client_ids[entry.client_id] = (entry.seat, table.version)
             if reply is not None:
                 reply.send(msg.ack(entry.client_id, table.version))
+        if self.peers is not None:
+            self.peers.bus.publish(table.id, entry_message(self.peers.me, entry, after.is_over))
         self._broadcast(table, since)
         if after.is_over:
             table.status = "finished"
@@ -566,14 +817,82 @@ class Hall:
             subscriber.version = version
 
     def _announce(self, table: LiveTable) -> None:
+        self._lobby.clear()  # the lobby is read again (it may list this table)
         text = msg.table(table.to_api())
         for subscriber in self.broadcaster.subscribers(table.id):
             subscriber.send(text)
+        if self.peers is not None and table.owned:
+            self.peers.bus.publish(table.id, _record_message(table))
+
+    # ------------------------------------------------------- replicas (cluster)
+
+    def follow(self, table: LiveTable, entry: LoggedAction) -> None:
+        """A replica applies its owner's logged ``entry`` (the next one) and shows it to
+        its own connections, each its own view."""
+        since = table.version
+        table.record_action(entry)
+        table.moved.set()
+        table.moved = asyncio.Event()
+        if self.peers is not None:
+            self.peers.acknowledge(table, entry)
+        self._broadcast(table, since)
+        if table.game.is_over and table.status != "finished":
+            table.status = "finished"
+            self._announce(table)
+            self._hold(table)
+
+    def apply_record(self, table: LiveTable, message: Mapping[str, Any]) -> None:
+        """A replica takes the owner's change of seats, status or next game."""
+        starts = table.status == "waiting" and message.get("status") == "playing"
+        for seat in message.get("seats", ()):
+            mine = table.seats[int(seat["seat"])]
+            mine.name, mine.bot, mine.token_hash = seat["name"], seat["bot"], seat["token_hash"]
+        if "status" in message and table.status != "finished":
+            table.status = str(message["status"])
+        if message.get("next_table") is not None:
+            table.next_table = str(message["next_table"])
+        self._announce(table)
+        if starts:
+            self._broadcast(table, table.version)
+        if table.status == "expired":
+            self.drop(table)
+
+    async def refresh_record(self, table: LiveTable) -> None:
+        """Seats, status and next game as stored (a table being taken over)."""
+        stored = await self.store.load(table.id)
+        if stored is None:
+            raise _not_found()
+        record = stored.table
+        self.apply_record(
+            table,
+            {
+                "seats": [
+                    {"seat": s.seat, "name": s.name, "bot": s.bot, "token_hash": s.token_hash}
+                    for s in record.seats
+                ],
+                "status": record.status if not table.game.is_over else "finished",
+                "next_table": record.next_table,
+            },
+        )
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def _record_message(table: LiveTable) -> dict[str, Any]:
+    """The bus message that carries a table's seats (token hashes too: replicas check
+    ``hello`` tokens), status and next game to its replicas."""
+    return {
+        "kind": "table",
+        "seats": [
+            {"seat": s.seat, "name": s.name, "bot": s.bot, "token_hash": s.token_hash}
+            for s in table.seats
+        ],
+        "status": table.status,
+        "next_table": table.next_table,
+    }
 
 
 def _new_id() -> str:

@@ -47,3 +47,15 @@ def states(
         return f'{head},"seat":{seat},"hand":{hand},"legal":{mine}}}'
 
     return state
+
+
+MAX_TARGET = 100
+"""The highest target a public server accepts (the rules allow any: a game must end)."""
+
+
+def limits(setup: Mapping[str, Any]) -> str | None:
+    """What is wrong with valid Odin options on a public server, or ``None``."""
+    target = setup.get("target")
+    if isinstance(target, int) and target > MAX_TARGET:
+        return f"the target is at most {MAX_TARGET} points"
+    return None

@@ -13,7 +13,7 @@ seed, and a log of actions keyed by action number (0, 1, 2, ...). The wire proto
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -97,6 +97,12 @@ class DatabaseInUse(Exception):
     """Another server process owns this database (one process per database)."""
 
 
+class Fenced(Exception):
+    """A write refused because this process no longer holds the table's lease (another
+    process took the table over: its fencing token moved on). Nothing was written; the
+    process must step down from the table."""
+
+
 # ---------------------------------------------------------------- ports
 
 
@@ -115,6 +121,10 @@ class TableStore(Protocol):
     async def load_resumable(self, waiting_since: datetime) -> list[StoredTable]:
         """Tables to hold in memory at start: ``playing`` ones, and ``waiting`` ones created
         at or after ``waiting_since`` (older waiting tables have expired)."""
+
+    async def waiting(self, game: str, since: datetime, limit: int) -> list[TableRecord]:
+        """Tables of ``game`` ``waiting`` for players created at or after ``since``, newest
+        first (the lobby of several processes)."""
 
     async def take_seat(
         self, table_id: str, seat: int, name: str, token_hash: str, starts: bool
@@ -140,13 +150,22 @@ class TableStore(Protocol):
 class EventLog(Protocol):
     """The append-only log of accepted actions, keyed by (table, action number)."""
 
-    async def append(self, table_id: str, action: LoggedAction, finished: bool) -> None:
+    async def append(
+        self, table_id: str, action: LoggedAction, finished: bool, fence: int | None = None
+    ) -> None:
         """Return once ``action`` is durably stored (and, with ``finished``, the table's
         status is ``finished`` in the same transaction).
 
-        Raises :class:`StoreUnavailable` when it surely was not stored (e.g. the row's key
-        is taken), :class:`CommitUnknown` when it may or may not have been.
+        With ``fence`` (several processes), the row is written only if the table's lease
+        still carries that fencing token, checked in the same transaction with the lease
+        row locked; otherwise :class:`Fenced`. Raises :class:`StoreUnavailable` when it
+        surely was not stored (e.g. the row's key is taken), :class:`CommitUnknown` when it
+        may or may not have been.
         """
+
+    async def read_from(self, table_id: str, number: int) -> list[LoggedAction]:
+        """The stored actions of the table from ``number`` on, in order (a follower that
+        missed an update catches up with it). Raises :class:`StoreUnavailable`."""
 
     async def read_back(self, table_id: str, number: int) -> LoggedAction | None:
         """The stored action ``number`` of the table, or ``None``: settles a
@@ -203,6 +222,89 @@ class BotRunner(Protocol):
         """Drop the table's queued bot work (its table paused, ended or left memory)."""
 
     def close(self) -> None: ...
+
+
+class LeaseStore(Protocol):
+    """Who owns each running table when several processes share a database.
+
+    A process is alive while it renews its heartbeat (``lease_seconds``); a table's lease
+    names its owner process and a fencing token that grows by one on every takeover. A
+    lease whose owner is dead or released may be taken by any process. The event log
+    refuses an append whose token is not the table's current one (:class:`Fenced`).
+    """
+
+    owner: str
+    """This process's id (unique for its life)."""
+
+    async def renew(self) -> bool:
+        """Register or extend this process's heartbeat; ``False`` if it had expired (its
+        tables may have been taken over: the domain checks their tokens)."""
+
+    async def acquire(self, table_id: str) -> int | None:
+        """Take the table's lease if nobody alive holds it (or this process does); the
+        new fencing token, or ``None`` if another live process holds it."""
+
+    async def release(self, table_id: str, token: int) -> None:
+        """Give the lease up (if it still carries ``token``); the next taker bumps it."""
+
+    async def holder(self, table_id: str) -> str | None:
+        """The live process holding the table's lease, or ``None`` (dead or released)."""
+
+    async def tokens(self, table_ids: Collection[str]) -> dict[str, tuple[str | None, int]]:
+        """(owner, token) of each of these tables' leases, as stored now."""
+
+    async def orphans(self, waiting_since: datetime, limit: int) -> list[str]:
+        """Running tables (``playing``, or ``waiting`` since ``waiting_since``) that no live
+        process holds: to be taken over."""
+
+    async def stop(self) -> None:
+        """End this process's heartbeat (its leases count as released at once)."""
+
+
+class Router(Protocol):
+    """Requests to the process that owns a table, with a correlation id and a timeout."""
+
+    async def request(self, process: str, message: dict[str, Any], timeout: float) -> Any:
+        """Send ``message`` to ``process`` and return its answer; ``TimeoutError`` if none
+        comes in ``timeout`` seconds (the request may or may not have been handled)."""
+
+    def serve(self, handler: RequestHandler) -> None:
+        """Answer requests to this process with ``handler`` (each in a task of its own)."""
+
+
+class Bus(Protocol):
+    """Fan-out between processes: each table's changes, in the order they are published,
+    to every process that follows the table. At most once: a follower detects a gap by
+    the action numbers and reads the log."""
+
+    async def follow(self, table_id: str) -> None:
+        """Receive the table's messages (through :meth:`listen`'s handler) from the
+        moment this returns on."""
+
+    def unfollow(self, table_id: str) -> None: ...
+
+    def publish(self, table_id: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to every follower of the table (never waits; in order)."""
+
+    def listen(self, handler: BusHandler) -> None:
+        """Deliver each received message as ``handler(table_id, message)``, one at a time;
+        ``handler(None, {"kind": "resync"})`` after a lost connection (messages may be lost)."""
+
+
+RequestHandler = Callable[[dict[str, Any]], Awaitable[Any]]
+BusHandler = Callable[[str | None, dict[str, Any]], Awaitable[None]]
+
+
+class Metrics(Protocol):
+    """What the domain counts for monitoring (Prometheus in production, nothing in tests)."""
+
+    def action_applied(self, game: str, seconds: float) -> None:
+        """An action went check -> store -> apply -> ack in ``seconds``."""
+
+    def lease_changed(self, event: str) -> None:
+        """``acquired``, ``renewed-lost``, ``released``, ``taken-over`` or ``fenced``."""
+
+    def table_evicted(self) -> None: ...
 
 
 class Clock(Protocol):

@@ -11,26 +11,20 @@ import asyncio
 import hashlib
 import secrets
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ...bots import LEVELS
+from ...bots.registry import level_of
 from ...contract import GameRules, GameState
 from ...games import rules_of
-from . import odin_state
 from .errors import DomainError
 from .ports import LoggedAction, SeatRecord, StoredTable, TableRecord
+from .presenters import presenter_of
 from .updates import dump
 
 MAX_NAME = 24
-
-StateMaker = Callable[
-    [GameState, Mapping[str, Any], Sequence[str], bool], Callable[[int | None], str]
-]
-PRESENTERS: dict[str, StateMaker] = {"odin": odin_state.states}
-"""Per game key, what builds each seat's ``State`` (the only game-specific code here)."""
 
 
 def hash_token(token: str) -> str:
@@ -60,9 +54,9 @@ class Seat:
     def taken(self) -> bool:
         return self.name is not None or self.bot is not None
 
-    def display(self) -> str:
+    def display(self, game: str) -> str:
         if self.bot is not None:
-            level = LEVELS.get(self.bot)
+            level = level_of(game, self.bot)
             return f"{level.name if level else self.bot} bot"
         return self.name or ""
 
@@ -104,6 +98,19 @@ class LiveTable:
         """Who created the table (the transport's client address), for per-client limits."""
         self.person_seen = 0.0
         """Monotonic time a person was last connected (or the table was made or loaded)."""
+        self.owned = True
+        """Whether this process applies the table's actions. With several processes only
+        the lease holder does; the others hold a replica that follows its log."""
+        self.fence: int | None = None
+        """The fencing token of this process's lease on the table (several processes)."""
+        self.remote: dict[str, tuple[int, int]] = {}
+        """Other processes' (seated people, connections) at this table, for its bots."""
+        self.touched = 0.0
+        """Monotonic time the table was last asked for (replicas nobody uses are dropped)."""
+        self.heard = 0.0
+        """Monotonic time a replica last heard of the table from its owner."""
+        self.moved = asyncio.Event()
+        """Set (and replaced) whenever a replica applies a followed action."""
 
     @classmethod
     def replay(cls, stored: StoredTable) -> LiveTable:
@@ -191,20 +198,7 @@ class LiveTable:
         )
 
     def to_api(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "players": self.players,
-            "options": self.setup,
-            "status": self.status,
-            "seats": [
-                {"seat": s.seat, "name": s.name, "bot": s.bot, "taken": s.taken} for s in self.seats
-            ],
-            "created": self.created.isoformat(),
-            "next_table": self.next_table,
-            "invite_url": f"/t/{self.id}",
-            "watch_url": f"/t/{self.id}/watch",
-            "replay_url": f"/t/{self.id}/replay",
-        }
+        return api_of(self.to_record())
 
     def state(self, seat: int | None) -> str:
         """The ``State`` of the protocol for ``seat`` (JSON)."""
@@ -212,8 +206,35 @@ class LiveTable:
 
     def states(self) -> Callable[[int | None], str]:
         """A maker of every seat's ``State`` in the current position, sharing the work."""
-        names = [s.display() for s in self.seats]
-        return PRESENTERS[self.game_key](self.game, self.setup, names, self.status == "playing")
+        names = [s.display(self.game_key) for s in self.seats]
+        return presenter_of(self.game_key).states(
+            self.game, self.setup, names, self.status == "playing"
+        )
+
+
+def api_of(record: TableRecord) -> dict[str, Any]:
+    """A table as the lobby's API shows it (no token hash, no seed)."""
+    return {
+        "id": record.id,
+        "game": record.game,
+        "players": record.players,
+        "options": record.setup,
+        "status": record.status,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "bot": s.bot,
+                "taken": s.name is not None or s.bot is not None,
+            }
+            for s in record.seats
+        ],
+        "created": record.created.isoformat(),
+        "next_table": record.next_table,
+        "invite_url": f"/t/{record.id}",
+        "watch_url": f"/t/{record.id}/watch",
+        "replay_url": f"/t/{record.id}/replay",
+    }
 
 
 def new_record(

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
-from ...bots import LEVELS
-from ...rules import MAX_PLAYERS, MIN_PLAYERS, Options, OptionsError
+from ...bots.registry import GAMES_BOTS
 from ..domain.hall import Hall
 from ..domain.table import LiveTable
 from .errors import ApiError
@@ -19,12 +17,11 @@ from .quotas import Quotas, client_address
 
 router = APIRouter(prefix="/api")
 
-MAX_TARGET = 100
+MAX_SEATS = 8
+"""Most bot entries a request may carry (no game has more seats)."""
 
 MAX_NAME_INPUT = 200
 """Longest name accepted before it is cleaned (white space collapsed, then at most 24)."""
-_STRICT_OPTIONS = TypeAdapter(Options)
-"""The options' types, checked strictly: ``4.0`` is no whole number, ``true`` no seat."""
 
 
 class _Body(BaseModel):
@@ -32,10 +29,11 @@ class _Body(BaseModel):
 
 
 class NewTable(_Body):
+    game: Annotated[str, Field(max_length=32)] = "odin"
     players: Annotated[int, Field(strict=True)]
     bots: Annotated[
         dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=64)]],
-        Field(max_length=MAX_PLAYERS),
+        Field(max_length=MAX_SEATS),
     ] = Field(default_factory=dict)
     options: Annotated[dict[Annotated[str, Field(max_length=64)], Any], Field(max_length=32)] = (
         Field(default_factory=dict)
@@ -65,60 +63,48 @@ async def _table(request: Request, table_id: str) -> LiveTable:
     return await _hall(request).get(table_id)
 
 
-def check_new_table(body: NewTable) -> tuple[dict[int, str], Options]:
-    """The bots by seat and the options of a new table, or a 422 that says what is wrong."""
-    if not MIN_PLAYERS <= body.players <= MAX_PLAYERS:
-        raise ApiError(422, "bad_players", f"Odin is played by 2 to 6 players, not {body.players}")
+def bot_seats(body: NewTable) -> dict[int, str]:
+    """The bots by seat number; the game's rules and bot levels are the domain's to check."""
     bots: dict[int, str] = {}
     for key, level in body.bots.items():
         if not (key.isascii() and key.isdigit()) or not 0 <= int(key) < body.players:
             raise ApiError(422, "bad_bots", f"bot seats are 0 to {body.players - 1}, not {key!r}")
-        if level not in LEVELS:
-            raise ApiError(
-                422, "bad_bots", f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}"
-            )
         bots[int(key)] = level
-    try:
-        options = Options.from_dict(body.options)
-        _STRICT_OPTIONS.validate_json(json.dumps(body.options), strict=True)
-        options.check(body.players)
-    except (OptionsError, TypeError) as error:
-        raise ApiError(422, "bad_options", str(error)) from None
-    except ValidationError as error:
-        problem = error.errors()[0]
-        where = ".".join(str(p) for p in problem["loc"]) or "options"
-        raise ApiError(422, "bad_options", f"{where}: {problem['msg']}") from None
-    if options.target > MAX_TARGET:
-        raise ApiError(422, "bad_options", f"the target is at most {MAX_TARGET} points")
-    return bots, options
+    return bots
 
 
 @router.get("/levels")
-async def levels() -> list[dict[str, str]]:
+async def levels(game: Annotated[str, Field(max_length=32)] = "odin") -> list[dict[str, str]]:
+    bots = GAMES_BOTS.get(game)
+    if bots is None:
+        raise ApiError(404, "not_found", f"no bots for the game {game[:32]!r}")
     return [
         {"key": level.key, "name": level.name, "description": level.description}
-        for level in LEVELS.values()
+        for level in bots.levels.values()
     ]
 
 
 @router.post("/tables", status_code=201)
 async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
-    bots, options = check_new_table(body)
+    bots = bot_seats(body)
+    hall = _hall(request)
+    hall.check_new(body.game, body.players, bots, body.options)  # a refusal uses no quota
     quotas: Quotas = request.app.state.quotas
     refused = quotas.create_table(client_address(request.scope))
     if refused is not None:
         retry = {"Retry-After": str(refused.retry_after)} if refused.retry_after else None
         raise HTTPException(refused.status, refused.message, headers=retry)
     client = client_address(request.scope)
-    table = await _hall(request).create(body.players, bots, options.to_dict(), client)
+    table = await hall.create(body.players, bots, body.options, client, body.game)
     return {"table": table.to_api()}
 
 
 @router.get("/tables")
-async def list_tables(request: Request, status: str = "open") -> dict[str, Any]:
+async def list_tables(request: Request, status: str = "open", game: str = "odin") -> dict[str, Any]:
+    """Open tables of one game (Odin's unless ``game`` says otherwise)."""
     if status != "open":
         raise ApiError(422, "bad_status", "only open tables are listed (status=open)")
-    return {"tables": _hall(request).open_tables()}
+    return {"tables": await _hall(request).lobby(game)}
 
 
 @router.post("/tables/mine")

@@ -53,6 +53,7 @@ STATUS = {
     "taken": 409,
     "not_finished": 409,
     "bad_name": 422,
+    "bad_game": 422,
     "bad_players": 422,
     "bad_bots": 422,
     "bad_options": 422,

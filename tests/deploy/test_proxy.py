@@ -1,0 +1,271 @@
+"""``deploy/nginx/odin.conf`` for real: Debian's nginx in front of real ``odin serve``.
+
+What the proxy must keep (security headers, the client's address, the body limit, JSON
+errors) and what it adds (WebSocket upgrades, static caching, a JSON answer when no
+process does, ``/metrics`` only from the machine itself).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from cluster_processes import (
+    NGINX,
+    SITE,
+    create_database,
+    drop_database,
+    nginx_missing,
+    postgres_reachable,
+)
+from prometheus_client.parser import text_string_to_metric_families
+from websockets.sync.client import connect
+
+from odin_cards.server.transport.headers import HEADERS
+
+from .conftest import Cluster, start_cluster
+
+pytestmark = [pytest.mark.nginx, pytest.mark.postgres, pytest.mark.redis, pytest.mark.multiprocess]
+
+SECURITY_HEADERS = [name.decode() for name, _ in HEADERS]
+
+
+def client(source: str = "127.0.0.1") -> httpx.Client:
+    """An HTTP client whose connections come from ``source`` (any 127.x.y.z is loopback)."""
+    transport = httpx.HTTPTransport(local_address=source)
+    return httpx.Client(transport=transport, timeout=10)
+
+
+def new_table(http: httpx.Client, base: str, bots: int = 0) -> httpx.Response:
+    body = {"players": 2, "bots": {str(seat): "random" for seat in range(bots)}}
+    return http.post(f"{base}/api/tables", json=body)
+
+
+def test_the_deployed_configuration_passes_nginx_t(cluster: Cluster) -> None:
+    checked = cluster.nginx.check()
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_pages_api_and_files_keep_the_security_headers(cluster: Cluster) -> None:
+    with client() as http:
+        for path in ("/", "/api/levels", "/static/js/connection.js", "/api/tables/nope"):
+            answer = http.get(cluster.base + path)
+            assert answer.status_code in (200, 404), (path, answer.status_code)
+            for name in SECURITY_HEADERS:
+                assert name in answer.headers, (path, name)
+            # nginx does not announce its version
+            assert answer.headers.get("server", "") in ("", "nginx"), answer.headers["server"]
+
+
+def test_the_client_files_are_cached_by_the_proxy(cluster: Cluster) -> None:
+    path = "/static/js/api.js"
+    with client() as http:
+        first, second = (http.get(cluster.base + path) for _ in range(2))
+    assert first.status_code == second.status_code == 200
+    assert first.content == second.content
+    assert "content-security-policy" in second.headers  # the cached answer keeps them
+
+    def served() -> list[str]:
+        return [line for line in cluster.nginx.access_log() if f"GET {path} " in line]
+
+    deadline = time.monotonic() + 5
+    while len(served()) < 2:
+        assert time.monotonic() < deadline, cluster.nginx.access_log()
+        time.sleep(0.05)
+    upstreams = [line.rsplit("-> ", 1)[1] for line in served()]
+    assert upstreams[0].startswith("127.0.0.1:")  # the first from a process
+    assert upstreams[1] == "-"  # the second from nginx's cache
+
+
+def test_a_body_over_the_limit_is_refused_by_the_proxy_as_the_server_would(
+    cluster: Cluster,
+) -> None:
+    body = json.dumps({"players": 2, "padding": "x" * (65 * 1024)})
+    with client() as http:
+        answer = http.post(
+            cluster.base + "/api/tables",
+            content=body,
+            headers={"content-type": "application/json"},
+        )
+    assert answer.status_code == 413
+    assert answer.json()["error"] == "too_large"
+    assert answer.headers["x-content-type-options"] == "nosniff"
+
+
+def test_a_body_under_the_limit_reaches_the_server(cluster: Cluster) -> None:
+    body = json.dumps({"players": 2, "padding": "x" * (60 * 1024)})
+    with client() as http:
+        answer = http.post(
+            cluster.base + "/api/tables",
+            content=body,
+            headers={"content-type": "application/json"},
+        )
+    assert answer.status_code == 422  # the server's own answer: no such field
+    assert answer.json()["error"] == "invalid"
+
+
+def test_metrics_through_the_proxy_only_from_this_machine(cluster: Cluster) -> None:
+    with client("127.0.0.1") as local, client("127.0.0.2") as remote:
+        assert remote.get(cluster.base + "/metrics").status_code == 403
+        answer = local.get(cluster.base + "/metrics")
+    assert answer.status_code == 200
+    assert "odin_actions_total" in answer.text
+
+
+def test_health_and_readiness_through_the_proxy(cluster: Cluster) -> None:
+    with client("127.0.0.2") as http:
+        assert http.get(cluster.base + "/healthz").json() == {"status": "alive"}
+        ready = http.get(cluster.base + "/readyz")
+    assert ready.status_code == 200
+    assert ready.json()["database"] is True
+
+
+def applied(cluster: Cluster) -> float:
+    """``odin_actions_total`` summed over the processes (each asked directly)."""
+    total = 0.0
+    with client() as http:
+        for server in cluster.servers:
+            text = http.get(server.base + "/metrics").text
+            for family in text_string_to_metric_families(text):
+                if family.name == "odin_actions":
+                    total += sum(s.value for s in family.samples if s.name.endswith("_total"))
+    return total
+
+
+def test_a_websocket_is_upgraded_and_plays(cluster: Cluster) -> None:
+    before = applied(cluster)
+    with client() as http:
+        table = new_table(http, cluster.base, bots=1).json()["table"]["id"]
+        seat = http.post(f"{cluster.base}/api/tables/{table}/seats/1", json={"name": "Ws"})
+        token = seat.json()["token"]
+    url = cluster.base.replace("http://", "ws://") + f"/ws/{table}"
+    with connect(url, open_timeout=10) as socket:
+        socket.send(json.dumps({"type": "hello", "token": token}))
+        kinds: list[str] = []
+        deadline = time.monotonic() + 10
+        state = None
+        while state is None or not state.get("legal"):
+            assert time.monotonic() < deadline, kinds
+            message = json.loads(socket.recv(timeout=10))
+            kinds.append(message["type"])
+            state = message.get("state", state)
+        assert "welcome" in kinds
+        version = message["version"]
+        socket.send(
+            json.dumps({"type": "act", "action": state["legal"][0], "version": version, "id": "a1"})
+        )
+        while True:
+            message = json.loads(socket.recv(timeout=10))
+            if message["type"] == "ack":
+                break
+            assert message["type"] != "error", message
+    # the owner counted it (the bot's moves too)
+    assert applied(cluster) >= before + 1
+
+
+# ---------------------------------------------------------------- the client's address
+
+
+@pytest.fixture(scope="module")
+def one_table_an_hour(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """One process, its own database, and a quota of one table an hour per address."""
+    reason = postgres_reachable()
+    if reason:
+        pytest.skip(reason)
+    name, url = create_database("deploy_quota")
+    directory = tmp_path_factory.mktemp("quota")
+    try:
+        running = start_cluster(directory, url, 1, ["--tables-per-hour", "1"])
+        try:
+            yield running
+        finally:
+            running.stop()
+    finally:
+        drop_database(name)
+
+
+def test_the_server_counts_quotas_by_the_client_address_not_the_proxys(
+    one_table_an_hour: Cluster,
+) -> None:
+    base = one_table_an_hour.base
+    with client("127.0.0.2") as ann, client("127.0.0.3") as bob:
+        assert new_table(ann, base).status_code == 201
+        refused = new_table(ann, base)
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["error"] == "rate_limited"
+        # Another address has its own quota (behind one proxy address, it would be spent).
+        assert new_table(bob, base).status_code == 201
+        assert new_table(bob, base).status_code == 429
+
+
+def test_a_forged_forwarded_for_does_not_change_the_address(one_table_an_hour: Cluster) -> None:
+    base = one_table_an_hour.base
+    with client("127.0.0.4") as mallory:
+        # claims to be 127.0.0.5: nginx appends the real peer, the server takes that one
+        forged = {"x-forwarded-for": "127.0.0.5"}
+        body = {"players": 2}
+        assert mallory.post(f"{base}/api/tables", json=body, headers=forged).status_code == 201
+        assert mallory.post(f"{base}/api/tables", json=body, headers=forged).status_code == 429
+    with client("127.0.0.5") as honest:
+        assert new_table(honest, base).status_code == 201
+
+
+def test_no_process_answers_gives_json_and_headers(one_table_an_hour: Cluster) -> None:
+    one_table_an_hour.servers[0].stop()
+    with client() as http:
+        answer = http.get(one_table_an_hour.base + "/api/levels")
+    assert answer.status_code == 503
+    assert answer.json()["error"] == "unavailable"
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert answer.headers["retry-after"] == "5"
+    one_table_an_hour.restart(0)
+    with client() as http:
+        assert http.get(one_table_an_hour.base + "/api/levels").status_code == 200
+
+
+def test_nginx_logs_no_error_for_all_this(one_table_an_hour: Cluster) -> None:
+    errors = [
+        line
+        for line in one_table_an_hour.nginx.error_log().splitlines()
+        if "[emerg]" in line or "[crit]" in line or "[alert]" in line
+    ]
+    assert errors == []
+
+
+def test_the_rendered_site_differs_from_the_deployed_one_only_in_addresses(
+    cluster: Cluster,
+) -> None:
+    rendered = (cluster.nginx.prefix / "odin.conf").read_text().splitlines()
+    deployed = (Path(__file__).parents[2] / "deploy/nginx/odin.conf").read_text().splitlines()
+    changed = {line.strip() for line in set(deployed) ^ set(rendered)}
+    assert all(
+        line.startswith(("server 127.0.0.1:", "listen ", "proxy_cache_path ")) for line in changed
+    ), changed
+
+
+DEBIAN_NGINX = Path("/etc/nginx/nginx.conf")
+
+
+@pytest.mark.skipif(not DEBIAN_NGINX.exists(), reason="no Debian nginx.conf at /etc/nginx")
+def test_the_site_fits_debians_nginx_conf_as_installed(tmp_path: Path) -> None:
+    """docs/deploy.md's steps on a copy of /etc/nginx: conf.d/odin.conf in, the default
+    site out, ``nginx -t`` (only the cache directory moved into the test's directory)."""
+    etc = tmp_path / "nginx"
+    shutil.copytree(DEBIAN_NGINX.parent, etc, symlinks=True)
+    if reason := nginx_missing():
+        pytest.skip(reason)
+    site = SITE.read_text().replace("/var/lib/nginx/odin-static", str(tmp_path / "cache"))
+    (etc / "conf.d" / "odin.conf").write_text(site)
+    (etc / "sites-enabled" / "default").unlink(missing_ok=True)
+    main = etc / "nginx.conf"
+    main.write_text(main.read_text().replace("/etc/nginx/", f"{etc}/"))
+    checked = subprocess.run(
+        [str(NGINX), "-t", "-c", str(main)], capture_output=True, text=True, timeout=30, check=False
+    )
+    assert checked.returncode == 0, checked.stderr
