@@ -36,6 +36,7 @@ async def database(database_url: str) -> AsyncIterator[Database]:
 async def test_a_table_comes_back_as_it_was_stored(database: Database) -> None:
     table = a_table("t1", bots={1: "expert"})
     table.seats[0].name, table.seats[0].token_hash = "Ada", "ab" * 32
+    table.settings = {"clock": {"move": 40}, "visibility": "private"}
     await database.store.insert(table)
     stored = await database.store.load("t1")
     assert stored is not None and stored.log == []

@@ -50,6 +50,7 @@ tables = sa.Table(
     sa.Column("previous_table", sa.String(ID_LENGTH), nullable=True),
     sa.Column("next_table", sa.String(ID_LENGTH), nullable=True),
     sa.Column("broken_reason", sa.String(MAX_REASON), nullable=True),
+    sa.Column("settings", sa.JSON, nullable=False, server_default="{}"),
 )
 sa.Index("tables_status", tables.c.status)
 

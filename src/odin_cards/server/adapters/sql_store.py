@@ -242,6 +242,7 @@ def table_record(row: Any, seats: list[SeatRecord]) -> TableRecord:
         previous_table=row.previous_table,
         next_table=row.next_table,
         broken_reason=row.broken_reason,
+        settings=dict(row.settings or {}),
     )
 
 
@@ -276,6 +277,7 @@ async def _insert(connection: AsyncConnection, table: TableRecord) -> None:
             previous_table=table.previous_table,
             next_table=table.next_table,
             broken_reason=table.broken_reason,
+            settings=table.settings,
         )
     )
     if table.seats:

@@ -54,6 +54,10 @@ class TableRecord:
     previous_table: str | None = None
     next_table: str | None = None
     broken_reason: str | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    """How the table is run, apart from the game's rules, JSON-safe: each key belongs to one
+    domain module (time control, visibility, chat...), which normalizes it; unknown keys are
+    kept as they are. Stored in ``tables.settings`` (migration 0005)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,21 @@
+"""(Reserved for the H-tables helper's schema change; empty until then.)
+
+Revision ID: 0008
+Revises: 0007
+Create Date: 2026-11-22
+"""
+
+from __future__ import annotations
+
+revision = "0008"
+down_revision = "0007"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass
