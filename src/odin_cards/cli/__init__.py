@@ -6,10 +6,22 @@ so ``odin --help`` (and any one command) loads only what it uses.
 
 from __future__ import annotations
 
-from . import arena, bench, evaluate, join, play, replay, serve, simulate, tables, traces
+from . import analyse, arena, bench, evaluate, join, play, replay, serve, simulate, tables, traces
 from .app import app
 
-for module in (simulate, replay, traces, bench, arena, evaluate, play, join, serve, tables):
+for module in (
+    simulate,
+    replay,
+    analyse,
+    traces,
+    bench,
+    arena,
+    evaluate,
+    play,
+    join,
+    serve,
+    tables,
+):
     module.register(app)
 
 
