@@ -10,6 +10,9 @@ Formats (``"format"``): ``odin-cards-record/3`` (written now) always holds the
 (written by 0.1, no ``"game"``). Both older formats still load and replay: their games
 were dealt before the option existed, so a 4-colour game among them left out ``any-two``
 colours (the option they cannot hold).
+
+A finished game's record also carries its ``"statistics"`` (:mod:`.statistics`), derived
+from its moves and checked on replay like the outcome; records without them still load.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from .cards import CARD_TEXT, cards_of
 from .errors import OdinError, OptionsError, RecordError
 from .events import Deal, Pass, Play, Take
 from .options import Options
+from .statistics import game_statistics
 
 if TYPE_CHECKING:
     from .game import Game
@@ -47,6 +51,9 @@ class GameRecord:
     """``{"deal": [[cards of seat 0], ...], "leader": seat}`` or ``{"seat": s, "action": text}``."""
     outcome: dict[str, Any] | None = None
     """``{"scores": [...], "winners": [...], "hands_played": n}`` once the game is over."""
+    statistics: dict[str, Any] | None = None
+    """The finished game's figures (:mod:`.statistics`); ``None`` while it runs, and in
+    records written before they existed (replaying such a record computes them)."""
 
     @property
     def game(self) -> str:
@@ -62,6 +69,7 @@ class GameRecord:
             "seed": self.seed,
             "events": list(self.events),
             "outcome": self.outcome,
+            **({} if self.statistics is None else {"statistics": self.statistics}),
         }
 
     def to_json(self, indent: int | None = None) -> str:
@@ -84,7 +92,10 @@ class GameRecord:
             outcome = data.get("outcome")
             if outcome is not None and not isinstance(outcome, dict):
                 raise RecordError("broken game record: the outcome is an object")
-            return cls(data["players"], options, data["seed"], tuple(events), outcome)
+            statistics = data.get("statistics")
+            if statistics is not None and not isinstance(statistics, dict):
+                raise RecordError("broken game record: the statistics are an object")
+            return cls(data["players"], options, data["seed"], tuple(events), outcome, statistics)
         except KeyError as error:
             raise RecordError(f"broken game record: no {error} field") from None
         except (TypeError, OptionsError) as error:
@@ -130,6 +141,8 @@ class GameRecord:
                 f"the stored outcome {json.dumps(self.outcome)} is not the one the moves lead"
                 f" to ({json.dumps(_outcome(game))})"
             )
+        if self.statistics is not None and self.statistics != _statistics(game):
+            raise RecordError("the stored statistics are not the ones the moves lead to")
         return game
 
 
@@ -154,6 +167,13 @@ def _outcome(game: Game) -> dict[str, Any] | None:
     }
 
 
+def _statistics(game: Game) -> dict[str, Any] | None:
+    """A finished game's figures; ``None`` while it runs."""
+    if game.outcome is None:
+        return None
+    return game_statistics(game.history, game.players).to_dict()
+
+
 def make_record(game: Game) -> GameRecord:
     """The record of ``game``: the one encoder of the history for records."""
     events: list[dict[str, Any]] = []
@@ -170,4 +190,5 @@ def make_record(game: Game) -> GameRecord:
         seed=game.seed,
         events=tuple(events),
         outcome=_outcome(game),
+        statistics=_statistics(game),
     )
