@@ -1,4 +1,5 @@
-"""``odin replay FILE``: a recorded game, move by move, with the scores after each hand."""
+"""``odin replay FILE``: a recorded game, move by move, with the scores after each hand
+and, for a finished game of Odin, its statistics."""
 
 from __future__ import annotations
 
@@ -106,7 +107,9 @@ def replay_command(
 
     from ..play.words import event_line
     from ..rules import GameRecord, RecordError
+    from ..rules.statistics import game_statistics
     from . import options as opt
+    from .statistics import seats_table, summary_line
 
     if game_key is not None:
         opt.game_rules(game_key)
@@ -164,6 +167,11 @@ def replay_command(
             console.print(Text(f"  {line}"))
     if not game.is_over:
         console.print("[dim](the record ends before the game does)[/dim]")
+        return
+    figures = game_statistics(game.history, game.players)
+    console.print()
+    console.print(Text(summary_line(figures, labels), style="bold"))
+    console.print(seats_table(figures, labels))
 
 
 def register(app: typer.Typer) -> None:
