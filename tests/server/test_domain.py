@@ -468,7 +468,7 @@ async def test_bad_requests_have_stable_codes(world: World) -> None:
         (world.hall.get("nosuch"), "not_found"),
         (world.hall.take_seat(table, 2, "Ann"), "no_seat"),
         (world.hall.take_seat(table, 0, " "), "bad_name"),
-        (world.hall.again(table, "nobody"), "unauthorized"),
+        (world.hall.rematches.answer(table, "nobody", "accept", None, False), "unauthorized"),
     ]
     for request, code in cases:
         with pytest.raises(DomainError) as refused:

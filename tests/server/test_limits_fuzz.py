@@ -77,7 +77,7 @@ def test_the_api_answers_any_input_with_json(tmp_path: Path) -> None:
             f"/api/tables/{table['id']}/seats/0",
             f"/api/tables/{table['id']}/seats/-1",
             f"/api/tables/{table['id']}/seats/99999999999999999999999",
-            f"/api/tables/{table['id']}/again",
+            f"/api/tables/{table['id']}/rematch",
         ]
 
         @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
@@ -90,7 +90,7 @@ def test_the_api_answers_any_input_with_json(tmp_path: Path) -> None:
             _check(answer, (path, body, raw))
 
         @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
-        @given(table_id=TABLE_IDS, tail=st.sampled_from(["", "/record", "/seats/1", "/again"]))
+        @given(table_id=TABLE_IDS, tail=st.sampled_from(["", "/record", "/seats/1", "/rematch"]))
         def get(table_id: str, tail: str) -> None:
             path = f"/api/tables/{quote(table_id, safe='')}{tail}"
             answer = client.post(path, json={}) if tail.startswith("/seats") else client.get(path)

@@ -1,4 +1,4 @@
-"""Whole games over WebSocket: acks, updates, second tabs, reconnects, play again."""
+"""Whole games over WebSocket: acks, updates, second tabs, reconnects, rematch."""
 
 from __future__ import annotations
 
@@ -160,27 +160,32 @@ async def _raw(server: Server, table_id: str) -> Any:
     return await connect(f"{server.ws}/ws/{table_id}")
 
 
-async def test_play_again_keeps_the_players(server: Server) -> None:
+async def test_a_rematch_keeps_the_players_who_accept(server: Server) -> None:
     async with server.http() as http:
         table = await new_table(http, 2, {1: "random"}, one_hand=True)
         token = await sit(http, table["id"], 0, "Ada")
         ada = await open_client(server, table["id"], token)
-        refused = await http.post(f"/api/tables/{table['id']}/again", json={"token": token})
+        path = f"/api/tables/{table['id']}/rematch"
+        refused = await http.post(path, json={"token": token, "answer": "accept"})
         assert refused.status_code == 409 and refused.json()["error"] == "not_finished"
         await play_out([ada], random.Random(2))
-        stranger = await http.post(f"/api/tables/{table['id']}/again", json={"token": "x" * 43})
+        stranger = await http.post(path, json={"token": "x" * 43, "answer": "accept"})
         assert stranger.status_code == 403
-        answer = await http.post(f"/api/tables/{table['id']}/again", json={"token": token})
-        following = answer.json()["table"]
-        assert following["id"] != table["id"] and following["status"] == "playing"
+        bad = await http.post(path, json={"token": token, "answer": "perhaps"})
+        assert bad.status_code == 422
+        answer = await http.post(path, json={"token": token, "answer": "accept"})
+        rematch = answer.json()["rematch"]
+        assert rematch["answers"] == {"0": "accept"} and rematch["next_table"]
+        following = (await http.get(f"/api/tables/{rematch['next_table']}")).json()["table"]
+        assert following["status"] == "playing"
         assert [(s["name"], s["bot"]) for s in following["seats"]] == [
             ("Ada", None),
             (None, "random"),
         ]
-        told = await ada.until(lambda m: m["type"] == "table" and m["table"]["next_table"])
-        assert told["table"]["next_table"] == following["id"]
-        same = await http.post(f"/api/tables/{table['id']}/again", json={"token": token})
-        assert same.json()["table"]["id"] == following["id"]
+        told = await ada.until(lambda m: m["type"] == "rematch" and m["rematch"]["next_table"])
+        assert told["rematch"]["next_table"] == following["id"]
+        same = await http.post(path, json={"token": token, "answer": "accept"})
+        assert same.json()["rematch"]["next_table"] == following["id"]
         # The same token sits at the new table.
         again = await open_client(server, following["id"], token)
         assert again.seat == 0

@@ -19,19 +19,23 @@ from fastapi.staticfiles import StaticFiles
 from redis.exceptions import RedisError
 
 from .adapters import open_database
+from .adapters.analyst import WorkerAnalyst
 from .adapters.bot_runner import ProcessBotRunner
 from .adapters.database import Database
 from .adapters.metrics import PrometheusMetrics
 from .adapters.redis_bus import RedisMessaging
 from .adapters.sql_errors import FAILURES
 from .adapters.sql_leases import SqlLeaseStore
+from .domain.analysis import TableAnalyses
 from .domain.broadcast import MemoryBroadcaster
 from .domain.clock import SystemClock
 from .domain.cluster import ClusterPorts
 from .domain.hall import Hall
+from .domain.hints import TableHints
 from .domain.ports import StoreUnavailable
 from .settings import Settings
 from .transport import errors
+from .transport.analysis_api import router as analysis_router
 from .transport.api import router
 from .transport.connection import EdgeStats
 from .transport.errors import ApiError
@@ -147,8 +151,15 @@ def create_app(settings: Settings) -> FastAPI:
                 settings,
                 cluster=ports,
                 metrics=metrics,
+                social=database.social,
             )
             app.state.hall = hall
+            analyst = WorkerAnalyst(processes=settings.bot_workers > 0)
+            stack.callback(analyst.close)
+            analyses = TableAnalyses(analyst)
+            stack.callback(analyses.close)
+            app.state.analyses = analyses
+            app.state.hints = TableHints(bots)
             app.state.settings = settings
             stack.push_async_callback(hall.stop)
             stack.push_async_callback(hall.hand_over)  # runs first: leases go at once
@@ -178,6 +189,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(SecurityHeaders)
     app.include_router(router)
+    app.include_router(analysis_router)
     app.add_api_websocket_route("/ws/{table_id}", endpoint)
     install_ops(app, ServerProbes(app), metrics)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")

@@ -12,16 +12,18 @@ from .db_lock import acquire_database
 from .sql_errors import storing
 from .sql_log import SqlEventLog
 from .sql_schema import make_engine, migrate
+from .sql_social import SqlSocialStore
 from .sql_store import SqlTableStore
 
 
 @dataclass(frozen=True, slots=True)
 class Database:
-    """An open database: the domain's :attr:`store` and :attr:`log`."""
+    """An open database: the domain's :attr:`store`, :attr:`log` and :attr:`social`."""
 
     engine: AsyncEngine
     store: SqlTableStore
     log: SqlEventLog
+    social: SqlSocialStore
 
 
 @asynccontextmanager
@@ -42,7 +44,7 @@ async def open_database(url: str, process: str | None = None) -> AsyncIterator[D
             log = SqlEventLog(engine, process)
             log.start()
             try:
-                yield Database(engine, SqlTableStore(engine), log)
+                yield Database(engine, SqlTableStore(engine), log, SqlSocialStore(engine))
             finally:
                 await log.stop()
         finally:

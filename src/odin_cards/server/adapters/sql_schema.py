@@ -51,6 +51,8 @@ tables = sa.Table(
     sa.Column("next_table", sa.String(ID_LENGTH), nullable=True),
     sa.Column("broken_reason", sa.String(MAX_REASON), nullable=True),
     sa.Column("settings", sa.JSON, nullable=False, server_default="{}"),
+    sa.Column("creator_hash", sa.String(64), nullable=True),
+    sa.Column("clock", sa.JSON, nullable=False, server_default="{}"),
 )
 sa.Index("tables_status", tables.c.status)
 
@@ -62,6 +64,7 @@ seats = sa.Table(
     sa.Column("name", sa.String(32), nullable=True),
     sa.Column("bot", sa.String(32), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("locked", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 sa.Index("seats_token_hash", seats.c.token_hash)
 
@@ -74,8 +77,12 @@ events = sa.Table(
     sa.Column("action", sa.String(64), nullable=False),
     sa.Column("client_id", sa.String(64), nullable=True),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("by", sa.String(16), nullable=True),
     sa.UniqueConstraint("table_id", "client_id", name="events_client_id"),
 )
+
+CHAT_TEXT_LENGTH = 800
+"""Room for a chat line (the domain allows 200 characters; a character may take 4 bytes)."""
 
 PROCESS_ID_LENGTH = 40
 """The longest server process id (``host-pid-random``, cut)."""
@@ -97,6 +104,29 @@ table_leases = sa.Table(
 )
 """Which process owns a running table, and its fencing token (+1 on every takeover)."""
 sa.Index("table_leases_owner", table_leases.c.owner)
+
+chat_lines = sa.Table(
+    "chat_lines",
+    metadata,
+    sa.Column("table_id", sa.String(ID_LENGTH), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("author", sa.String(16), nullable=False),
+    sa.Column("name", sa.String(32), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("text", sa.String(CHAT_TEXT_LENGTH), nullable=True),
+    sa.Column("reaction", sa.String(16), nullable=True),
+    sa.Column("action", sa.Integer, nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+"""Each table's chat, numbered by the table's owner (migration 0007)."""
+
+rematches = sa.Table(
+    "rematches",
+    metadata,
+    sa.Column("table_id", sa.String(ID_LENGTH), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("state", sa.JSON, nullable=False),
+)
+"""The players' answers to a finished table's rematch (migration 0007)."""
 
 
 # ---------------------------------------------------------------- engines

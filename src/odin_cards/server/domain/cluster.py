@@ -33,12 +33,13 @@ import contextlib
 import logging
 import random
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from . import updates as msg
 from .errors import DomainError
 from .ports import Bus, LeaseStore, LoggedAction, Router, StoreUnavailable, Subscriber
+from .presence import STATES, State
 from .table import LiveTable
 
 if TYPE_CHECKING:
@@ -92,6 +93,7 @@ def entry_message(owner: str, entry: LoggedAction, finished: bool) -> dict[str, 
         "client_id": entry.client_id,
         "created": entry.created.isoformat(),
         "finished": finished,
+        "by": entry.by,
     }
 
 
@@ -265,6 +267,7 @@ class Peers:
                 table.pending = None
                 table.bot_version = -1
                 table.remote.clear()
+                self.hall.presence.clear_remote(table)
         except (DomainError, StoreUnavailable) as error:
             log.warning("table %s: taken over but not loaded (%s); releasing", table_id, error)
             with contextlib.suppress(StoreUnavailable):
@@ -291,6 +294,7 @@ class Peers:
         table.owned, table.fence = False, None
         table.pending = None
         table.remote.clear()
+        self.hall.presence.clear_remote(table)
         self.leaning.pop(table.id, None)
         self.hall.turns.forget(table)
         self.hall.metrics.lease_changed(event)
@@ -363,9 +367,16 @@ class Peers:
             return
         listeners = self.hall.broadcaster.subscribers(table.id)
         people = sum(1 for s in listeners if s.seat is not None)
+        seats = {str(seat): state for seat, state in self.hall.presence.local(table).items()}
         self.bus.publish(
             table.id,
-            {"kind": "presence", "process": self.me, "people": people, "watchers": len(listeners)},
+            {
+                "kind": "presence",
+                "process": self.me,
+                "people": people,
+                "watchers": len(listeners),
+                "seats": seats,
+            },
         )
 
     async def _on_message(self, table_id: str | None, message: dict[str, Any]) -> None:
@@ -400,7 +411,8 @@ class Peers:
                         int(message["seat"]),
                         str(message["action"]),
                         message.get("client_id"),
-                        self.hall.clock.now(),
+                        _created(message.get("created"), self.hall.clock.now()),
+                        message.get("by"),
                     )
                     self.hall.follow(table, entry)
         elif kind == "table":
@@ -408,6 +420,10 @@ class Peers:
                 self.hall.apply_record(table, message)
                 if message.get("status") == "finished" and not table.game.is_over:
                     await self._catch_up_quietly(table)  # its last action's message was lost
+        elif kind == "chat" and not table.owned:
+            self.hall.chat.heard(table, message)
+        elif kind == "rematch" and not table.owned:
+            self.hall.rematches.heard(table, message)
         elif kind == "owner":
             owner = str(message.get("owner"))
             if owner == self.me:
@@ -430,6 +446,22 @@ class Peers:
             if people or before:
                 table.person_seen = self.hall.clock.monotonic()
             self.hall.turns.schedule(table)
+            self._remote_presence(table, process, message.get("seats"))
+        elif kind == "seen" and not table.owned:
+            seats = message.get("seats")
+            if isinstance(seats, list):
+                self.hall.presence.shown(table, [s if s in STATES else None for s in seats])
+
+    def _remote_presence(self, table: LiveTable, process: str, seats: Any) -> None:
+        """(Owner) another process's connections' presence by seat; what everyone is
+        shown is sent back even if unchanged (a new replica learns it so)."""
+        found: dict[int, State] = {}
+        if isinstance(seats, dict):
+            for seat, state in seats.items():
+                if str(seat).isdigit() and int(seat) < table.players and state in STATES:
+                    found[int(seat)] = state
+        self.hall.presence.remote(table, process, found)
+        self.bus.publish(table.id, {"kind": "seen", "seats": table.presence})
 
     # ------------------------------------------------------------ routing
 
@@ -487,14 +519,40 @@ class Peers:
                     None,
                 )
                 return {"version": version, "count": table.game.action_count}
+            if op == "cancel":
+                await self.hall.access.cancel_here(table, str(request["hash"]))
+                return {"ok": True}
+            if op == "lock":
+                await self.hall.access.lock_here(
+                    table, int(request["seat"]), bool(request["locked"]), str(request["hash"])
+                )
+                return {"ok": True}
             if op == "seat":
                 await self.hall.seat_here(
                     table, int(request["seat"]), str(request["name"]), str(request["hash"])
                 )
                 return {"ok": True}
-            if op == "again":
-                following = await self.hall.again_here(table)
-                return {"table": following.id}
+            if op in ("leave", "take_back", "vote"):
+                await self.hall.stand_ins.serve(table, op, request)
+                return {"ok": True}
+            if op == "rematch":
+                return await self.hall.rematches.answer_here(
+                    table,
+                    int(request["seat"]),
+                    str(request["answer"]),
+                    request.get("declined"),
+                    bool(request.get("now")),
+                )
+            if op == "chat":
+                await self.hall.chat.say_here(
+                    table,
+                    str(request["author"]),
+                    request.get("name"),
+                    request.get("seat"),
+                    request.get("text"),
+                    request.get("reaction"),
+                )
+                return {"ok": True}
             return {"error": "malformed", "message": f"unknown request {op!r}"}
         except NotOwner:
             return {"moved": True}
@@ -538,3 +596,11 @@ class Peers:
         reply = self.awaiting.pop((table.id, entry.client_id), None)
         if reply is not None:
             reply.send(msg.ack(entry.client_id, table.version))
+
+
+def _created(text: Any, otherwise: datetime) -> datetime:
+    """When the owner logged a followed action (the clock's deadlines follow from it)."""
+    try:
+        return datetime.fromisoformat(str(text))
+    except ValueError:
+        return otherwise

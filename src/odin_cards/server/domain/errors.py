@@ -29,8 +29,21 @@ CODES = frozenset(
         "bad_players",
         "bad_bots",
         "bad_options",
+        "bad_clock",
+        "bad_vote",
+        "not_handed",
         "not_finished",
         "running",
+        # chat and rematch
+        "bad_chat",
+        "chat_full",
+        "bad_rematch",
+        "started",
+        "cancelled",
+        "locked",
+        # hints and analysis (issue #13)
+        "hints_off",
+        "analysis_busy",
         # the server's state or limits
         "unavailable",
         "too_many_tables",

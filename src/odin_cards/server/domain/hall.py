@@ -25,9 +25,13 @@ from ...contract import ActionError, SetupError
 from ...games import rules_of
 from ..settings import Settings
 from . import updates as msg
+from .access import Access, check_open, check_seat_open, listed, visibility
 from .bot_turns import BotTurns
+from .chat import TableChat, chat_settings
+from .clocks import BOT, Stamp, normalize
 from .cluster import ClusterPorts, NotOwner, Peers, entry_message
 from .errors import DomainError
+from .hints import hints_setting
 from .ports import (
     BotRunner,
     Broadcaster,
@@ -38,12 +42,17 @@ from .ports import (
     LoggedAction,
     Metrics,
     SeatTaken,
+    SocialStore,
     StoredTable,
     StoreUnavailable,
     Subscriber,
+    TableRecord,
     TableStore,
 )
+from .presence import Presence
 from .presenters import presenter_of
+from .rematch import Rematches, SeatPlan
+from .stand_ins import StandIns
 from .table import LiveTable, ReplayError, api_of, clean_name, hash_token, new_record
 
 log = logging.getLogger(__name__)
@@ -104,6 +113,7 @@ class Hall:
         settings: Settings,
         cluster: ClusterPorts | None = None,
         metrics: Metrics | None = None,
+        social: SocialStore | None = None,
     ) -> None:
         self.store = store
         self.events = events
@@ -122,6 +132,18 @@ class Hall:
         self.peers = Peers(self, cluster) if cluster is not None else None
         self._lobby: dict[str, tuple[float, list[dict[str, Any]]]] = {}
         """Each game's open tables read from the database, and when (several processes)."""
+        self.presence = Presence(
+            broadcaster, clock, settings.presence_grace, self._spawn, self._presence_changed
+        )
+        self.access = Access(self)
+        """Presence of the seats (:mod:`.presence`); the creator's powers (:mod:`.access`)."""
+        self.stand_ins = StandIns(self)
+        """Clocks, stand-in moves and people's seats handed to bots (:mod:`.stand_ins`)."""
+        self.turns.clocks = self.stand_ins.schedule
+        self.chat = TableChat(self, social)
+        self.rematches = Rematches(self, social)
+        """Chat and rematch (:mod:`.chat`, :mod:`.rematch`); without ``social`` (tools,
+        some tests) both refuse as ``unavailable``."""
 
     # ------------------------------------------------------------ loading
 
@@ -158,6 +180,7 @@ class Hall:
         return self.peers is not None and self.peers.draining
 
     async def stop(self) -> None:
+        self.stand_ins.stop()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -267,6 +290,7 @@ class Hall:
 
     def _hold(self, table: LiveTable) -> None:
         """Keep ``table`` in memory; finished ones join the LRU and may push others out."""
+        table.closes_at = table.created + timedelta(seconds=self.settings.waiting_expiry)
         self.tables[table.id] = table
         if table.status not in ("waiting", "playing"):
             self._finished[table.id] = None
@@ -293,6 +317,10 @@ class Hall:
             self.metrics.table_evicted()
         self._finished.pop(table.id, None)
         self.bots.cancel(table.id)
+        self.stand_ins.forget(table.id)
+        self.presence.forget(table.id)
+        self.chat.forget(table.id)
+        self.rematches.forget(table.id)
         if self.peers is not None:
             self.peers.forget(table.id)
             if table.owned:
@@ -365,9 +393,17 @@ class Hall:
         setup: Mapping[str, Any],
         client: str | None = None,
         game: str = "odin",
+        table_settings: Mapping[str, Any] | None = None,
+        creator_hash: str | None = None,
     ) -> LiveTable:
-        """A new table: bot seats taken, the others free (``waiting`` until all are)."""
+        """A new table: bot seats taken, the others free (``waiting`` until all are).
+        ``table_settings`` (``TableRecord.settings``) is normalized by each key's module."""
         normal = self.check_new(game, players, bots, setup)
+        chosen = dict(table_settings or {})
+        chosen["chat"] = chat_settings(chosen.get("chat"))
+        chosen["clock"] = normalize(chosen.get("clock"))
+        chosen["visibility"] = visibility(chosen.get("visibility"))
+        chosen["hints"] = hints_setting(chosen.get("hints"))
         if len(bots) < players:
             waiting = sum(1 for t in self.tables.values() if t.status == "waiting")
             if waiting >= self.settings.max_waiting_tables:
@@ -384,6 +420,8 @@ class Hall:
                     f"{self.settings.max_bot_seats} at once",
                 )
         record = new_record(_new_id(), game, players, normal, _new_seed(), bots, self.clock.now())
+        record.settings = chosen
+        record.creator_hash = creator_hash
         await self._write(self.store.insert(record), record.id)
         table = LiveTable(record)
         table.client = client
@@ -431,9 +469,20 @@ class Hall:
             records = await self.store.waiting(game, since, OPEN_LIMIT)
         except StoreUnavailable:
             raise _unavailable() from None
-        tables = [api_of(record) for record in records]
+        tables = [self._listed(record) for record in records if listed(record.settings)]
         self._lobby[game] = (now, tables)
         return tables
+
+    def _listed(self, record: TableRecord) -> dict[str, Any]:
+        """A waiting table read from the database, as the lobby lists it (presence as
+        this process knows it, when it holds the table)."""
+        held = self.tables.get(record.id)
+        if held is not None and held.status == "waiting":
+            return held.to_api()
+        view = api_of(record)
+        closes = record.created + timedelta(seconds=self.settings.waiting_expiry)
+        view["closes_at"] = closes.isoformat()
+        return view
 
     def open_tables(self, game: str = "odin") -> list[dict[str, Any]]:
         """Tables of ``game`` waiting for players, newest first; abandoned ones have expired."""
@@ -441,7 +490,10 @@ class Hall:
         waiting = [
             t
             for t in self.tables.values()
-            if t.status == "waiting" and t.game_key == game and t.created > since
+            if t.status == "waiting"
+            and t.game_key == game
+            and t.created > since
+            and listed(t.settings)
         ]
         waiting.sort(key=lambda t: t.created, reverse=True)
         return [t.to_api() for t in waiting[:OPEN_LIMIT]]
@@ -471,6 +523,7 @@ class Hall:
         name = clean_name(name)
         if not 0 <= seat < table.players:
             raise DomainError("no_seat", f"this table has seats 0 to {table.players - 1}")
+        check_open(table)
         token = secrets.token_urlsafe(32)
         digest = hash_token(token)
         retried = False
@@ -514,6 +567,7 @@ class Hall:
                 raise DomainError("no_seat", f"this table has seats 0 to {table.players - 1}")
             if table.status == "expired":
                 raise DomainError("expired", "nobody joined this table for too long; it closed")
+            check_seat_open(table, seat)
             if table.seats[seat].taken:
                 raise DomainError("taken", f"seat {seat} is taken")
             starts = all(s.taken for s in table.seats if s.seat != seat)
@@ -534,58 +588,39 @@ class Hall:
                 self._broadcast(table, table.version)
                 self.turns.schedule(table)
 
-    async def again(self, table: LiveTable, token: str) -> LiveTable:
-        """The next game of the same players: a new table, every seat as it was."""
-        if table.seat_of(token) is None:
-            raise DomainError("unauthorized", "only a player of this table can start another")
-        if self.peers is not None and not table.owned:
-            answer = await self.peers.route(table, {"op": "again"})
-            if answer is not None:
-                if "error" in answer:
-                    raise DomainError(str(answer["error"]), str(answer["message"]))
-                return await self.get(str(answer["table"]))
-        try:
-            return await self.again_here(table)
-        except NotOwner:
-            raise _unavailable() from None
-
-    async def again_here(self, table: LiveTable) -> LiveTable:
-        """Start (or find) the next game of ``table`` (this process owns it)."""
-        async with table.lock:
-            if not table.owned:
-                raise NotOwner(table.id)
-            if table.status != "finished":
-                raise DomainError("not_finished", "the game is still being played")
-            if table.next_table is not None:
-                try:
-                    return await self.get(table.next_table)
-                except DomainError as error:
-                    if error.code == "unavailable":
-                        raise
-            record = new_record(
-                _new_id(),
-                table.game_key,
-                table.players,
-                table.setup,
-                _new_seed(),
-                {},
-                self.clock.now(),
-            )
+    async def start_following(self, table: LiveTable, plan: list[SeatPlan]) -> LiveTable:
+        """Start the next game of ``table`` with the seats of ``plan`` (:mod:`.rematch`;
+        the caller owns the table and holds its lock): a new table, playing at once or
+        waiting for its open seats."""
+        bots = {seat: bot for seat, (_, bot, _) in enumerate(plan) if bot is not None}
+        record = new_record(
+            _new_id(),
+            table.game_key,
+            table.players,
+            table.setup,
+            _new_seed(),
+            bots,
+            self.clock.now(),
+        )
+        record.settings = dict(table.settings)
+        record.previous_table = table.id
+        for stored, (name, _, token_hash) in zip(record.seats, plan, strict=True):
+            if name is not None:
+                stored.name, stored.token_hash = name, token_hash
+        if all(s.name is not None or s.bot is not None for s in record.seats):
             record.status = "playing"
-            record.previous_table = table.id
-            for stored, seat in zip(record.seats, table.seats, strict=True):
-                stored.name, stored.bot, stored.token_hash = seat.name, seat.bot, seat.token_hash
-            await self._write(self.store.insert_following(table.to_record(), record), record.id)
-            following = LiveTable(record)
-            following.client = table.client
-            following.person_seen = following.touched = self.clock.monotonic()
-            if self.peers is not None:
-                await self._own_new(following)
-            table.next_table = following.id
-            self._hold(following)
-            self._announce(table)
-            self.turns.schedule(following)
-            return following
+        await self._write(self.store.insert_following(table.to_record(), record), record.id)
+        following = LiveTable(record)
+        following.client = table.client
+        following.person_seen = following.touched = self.clock.monotonic()
+        if self.peers is not None:
+            await self._own_new(following)
+            self._lobby.clear()
+        table.next_table = following.id
+        self._hold(following)
+        self._announce(table)
+        self.turns.schedule(following)
+        return following
 
     # --------------------------------------------------------------- play
 
@@ -601,6 +636,7 @@ class Hall:
                     raise DomainError("unauthorized", "this token holds no seat at this table")
             subscriber.seat = seat
             self.broadcaster.join(table.id, subscriber)
+            self.presence.joined(table, subscriber)
             if table.id not in self.tables:  # it left memory since it was looked up
                 self._hold(table)
                 if self.peers is not None:  # and stopped following its owner's log
@@ -616,6 +652,9 @@ class Hall:
                 msg.update(table.version, table.events_json(since), table.state(seat), resync)
             )
             subscriber.version = table.version
+            await self.chat.welcome(table, subscriber)
+            await self.rematches.welcome(table, subscriber)
+            self.stand_ins.greet(subscriber, table)
             self.turns.schedule(table)  # a paused table resumes when someone comes
             if self.peers is not None:
                 self.peers.presence(table)
@@ -623,6 +662,7 @@ class Hall:
     def leave(self, table: LiveTable, subscriber: Subscriber) -> None:
         """``subscriber`` is gone; a table nobody watches stops asking for bot moves."""
         self.broadcaster.leave(table.id, subscriber)
+        self.presence.left(table, subscriber)
         if subscriber.seat is not None:
             table.person_seen = self.clock.monotonic()
         table.touched = self.clock.monotonic()
@@ -657,9 +697,11 @@ class Hall:
     async def _bot_act(
         self, table: LiveTable, seat: int, text: str, version: int, client_id: None
     ) -> int:
-        """A bot's move: played only by the table's owner (a replica's bot work is moot)."""
+        """A bot's move: played only by the table's owner (a replica's bot work is moot).
+        A person's seat that a bot took logs its moves ``by`` that bot."""
+        by = None if table.seats[seat].bot is not None else BOT
         try:
-            return await self.act_here(table, seat, text, version, client_id)
+            return await self.act_here(table, seat, text, version, client_id, by=by)
         except NotOwner:
             return table.version
 
@@ -671,8 +713,10 @@ class Hall:
         version: int,
         client_id: str | None,
         reply: Subscriber | None = None,
+        by: str | None = None,
     ) -> int:
-        """:meth:`act` in the process that owns the table (:class:`NotOwner` otherwise)."""
+        """:meth:`act` in the process that owns the table (:class:`NotOwner` otherwise);
+        ``by`` says who made the move for the seat (``LoggedAction.by``)."""
         started = self.clock.monotonic()
         async with table.lock:
             if not table.owned:
@@ -713,7 +757,9 @@ class Hall:
                 trial.apply(action, seat=seat)
             except ActionError as error:
                 raise DomainError("illegal", str(error), client_id) from None
-            entry = LoggedAction(game.action_count, seat, action.text, client_id, self.clock.now())
+            entry = LoggedAction(
+                game.action_count, seat, action.text, client_id, self.clock.now(), by
+            )
             try:
                 await self.events.append(table.id, entry, trial.is_over, table.fence)
             except Fenced:
@@ -783,6 +829,7 @@ class Hall:
         since = table.version
         table.game = after
         table.actions.append(entry.action)
+        table.stamps.append(Stamp(entry.seat, entry.created, entry.by))
         table.add_events(since)
         if entry.client_id is not None:
             table.client_ids[entry.client_id] = (entry.seat, table.version)
@@ -815,12 +862,14 @@ class Hall:
             )
             subscriber.send(msg.update(version, events, states[subscriber.seat]))
             subscriber.version = version
+        self.stand_ins.announce(table)
 
     def _announce(self, table: LiveTable) -> None:
         self._lobby.clear()  # the lobby is read again (it may list this table)
         text = msg.table(table.to_api())
         for subscriber in self.broadcaster.subscribers(table.id):
             subscriber.send(text)
+        self.stand_ins.announce(table)
         if self.peers is not None and table.owned:
             self.peers.bus.publish(table.id, _record_message(table))
 
@@ -847,14 +896,19 @@ class Hall:
         for seat in message.get("seats", ()):
             mine = table.seats[int(seat["seat"])]
             mine.name, mine.bot, mine.token_hash = seat["name"], seat["bot"], seat["token_hash"]
+            mine.locked = bool(seat.get("locked", False))
         if "status" in message and table.status != "finished":
             table.status = str(message["status"])
         if message.get("next_table") is not None:
             table.next_table = str(message["next_table"])
+        if isinstance(message.get("clock"), dict):
+            table.clock = dict(message["clock"])
+        if isinstance(message.get("votes"), dict):
+            table.votes = {int(s): {int(v) for v in vs} for s, vs in message["votes"].items()}
         self._announce(table)
         if starts:
             self._broadcast(table, table.version)
-        if table.status == "expired":
+        if table.status in ("expired", "cancelled"):
             self.drop(table)
 
     async def refresh_record(self, table: LiveTable) -> None:
@@ -867,13 +921,30 @@ class Hall:
             table,
             {
                 "seats": [
-                    {"seat": s.seat, "name": s.name, "bot": s.bot, "token_hash": s.token_hash}
+                    {
+                        "seat": s.seat,
+                        "name": s.name,
+                        "bot": s.bot,
+                        "token_hash": s.token_hash,
+                        "locked": s.locked,
+                    }
                     for s in record.seats
                 ],
                 "status": record.status if not table.game.is_over else "finished",
                 "next_table": record.next_table,
+                "clock": record.clock,
             },
         )
+
+    def _presence_changed(self, table: LiveTable) -> None:
+        """Presence changed: the lobby reads it again; the owner shows it to its replicas,
+        a replica tells the owner about its own connections."""
+        self._lobby.clear()
+        if self.peers is not None:
+            if table.owned:
+                self.peers.bus.publish(table.id, {"kind": "seen", "seats": table.presence})
+            else:
+                self.peers.presence(table)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -887,11 +958,19 @@ def _record_message(table: LiveTable) -> dict[str, Any]:
     return {
         "kind": "table",
         "seats": [
-            {"seat": s.seat, "name": s.name, "bot": s.bot, "token_hash": s.token_hash}
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "bot": s.bot,
+                "token_hash": s.token_hash,
+                "locked": s.locked,
+            }
             for s in table.seats
         ],
         "status": table.status,
         "next_table": table.next_table,
+        "clock": table.clock,
+        "votes": {str(seat): sorted(voters) for seat, voters in table.votes.items()},
     }
 
 

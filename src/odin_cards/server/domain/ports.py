@@ -20,8 +20,9 @@ from typing import Any, Protocol
 
 # ---------------------------------------------------------------- stored data
 
-STATUSES = ("waiting", "playing", "finished", "expired", "broken")
-"""A table's status; ``expired`` and ``broken`` tables are never loaded at start."""
+STATUSES = ("waiting", "playing", "finished", "expired", "broken", "cancelled")
+"""A table's status; ``expired``, ``broken`` and ``cancelled`` (by its creator, while
+waiting) tables are never loaded at start."""
 
 
 @dataclass(slots=True)
@@ -32,6 +33,8 @@ class SeatRecord:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    locked: bool = False
+    """Kept free by the table's creator: nobody may take it until it is freed."""
 
 
 @dataclass(slots=True)
@@ -58,6 +61,12 @@ class TableRecord:
     """How the table is run, apart from the game's rules, JSON-safe: each key belongs to one
     domain module (time control, visibility, chat...), which normalizes it; unknown keys are
     kept as they are. Stored in ``tables.settings`` (migration 0005)."""
+    clock: dict[str, Any] = field(default_factory=dict)
+    """The clock's stored facts (:mod:`.stand_ins`): when the game started and which
+    people's seats a bot plays, JSON-safe; ``{}`` before the game starts or without a
+    clock. Stored in ``tables.clock`` (migration 0006)."""
+    creator_hash: str | None = None
+    """SHA-256 of the creator's token (cancel a waiting table, lock seats; migration 0008)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +78,9 @@ class LoggedAction:
     action: str
     client_id: str | None
     created: datetime
+    by: str | None = None
+    """Who made the move for the seat: ``None`` its person (or its own bot), ``stand-in``
+    when its clock ran out, ``bot`` the bot that took the seat (``events.by``)."""
 
 
 @dataclass(slots=True)
@@ -128,14 +140,15 @@ class TableStore(Protocol):
 
     async def waiting(self, game: str, since: datetime, limit: int) -> list[TableRecord]:
         """Tables of ``game`` ``waiting`` for players created at or after ``since``, newest
-        first (the lobby of several processes)."""
+        first (the lobby of several processes); never a private one
+        (``settings["visibility"] == "private"``)."""
 
     async def take_seat(
         self, table_id: str, seat: int, name: str, token_hash: str, starts: bool
     ) -> None:
         """Give a free seat to a person; with ``starts`` the table becomes ``playing``.
 
-        Raises :class:`SeatTaken` when the seat is not free in the store.
+        Raises :class:`SeatTaken` when the seat is not free (or locked) in the store.
         """
 
     async def tables_of(self, token_hashes: Sequence[str], limit: int) -> list[str]:
@@ -144,11 +157,20 @@ class TableStore(Protocol):
     async def set_status(self, table_id: str, status: str, reason: str | None = None) -> None:
         """Change a table's status (e.g. ``broken`` with its reason, ``expired``)."""
 
+    async def lock_seat(self, table_id: str, seat: int, locked: bool) -> None:
+        """Lock a free seat (nobody may take it) or free it again.
+
+        Raises :class:`SeatTaken` when the seat is not free in the store.
+        """
+
     async def expire_waiting(self, before: datetime) -> list[str]:
         """Mark ``waiting`` tables created before ``before`` as ``expired``; their ids."""
 
     async def broken(self) -> list[TableRecord]:
         """Every table marked ``broken`` (with ``broken_reason``)."""
+
+    async def save_clock(self, table_id: str, clock: dict[str, Any]) -> None:
+        """Replace the table's stored clock facts (:attr:`TableRecord.clock`)."""
 
 
 class EventLog(Protocol):
@@ -174,6 +196,45 @@ class EventLog(Protocol):
     async def read_back(self, table_id: str, number: int) -> LoggedAction | None:
         """The stored action ``number`` of the table, or ``None``: settles a
         :class:`CommitUnknown`. Raises :class:`StoreUnavailable` if it cannot read."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """One line of a table's chat as stored: said by a seat's person or a spectator, in
+    the order the table's owner numbered it (0, 1, 2, ...), after ``action`` actions."""
+
+    number: int
+    author: str
+    """Who said it, stable for the table: ``s<seat>`` for a player, ``w<digest>`` for a
+    spectator (a keyed digest of their address: not reversible, the same on every process)."""
+    name: str | None
+    """The name shown (a spectator may give none)."""
+    seat: int | None
+    """The player's seat; ``None`` for a spectator."""
+    text: str | None
+    """What was written (raw: every page shows it as text, never as markup)..."""
+    reaction: str | None
+    """...or one of the quick reactions' keys (exactly one of the two)."""
+    action: int
+    """How many actions the game had when it was said (the replay places it there)."""
+    created: datetime
+
+
+class SocialStore(Protocol):
+    """A table's chat and its players' answers to a rematch (migration 0007). Every
+    method raises :class:`StoreUnavailable` when it cannot work."""
+
+    async def add_chat(self, table_id: str, line: ChatLine) -> None:
+        """Store ``line``; :class:`StoreUnavailable` (the key is taken) when its number is."""
+
+    async def chat_of(self, table_id: str, limit: int) -> list[ChatLine]:
+        """The table's last ``limit`` lines, in order."""
+
+    async def save_rematch(self, table_id: str, rematch: dict[str, Any]) -> None:
+        """Store the answers to the table's rematch (JSON-safe), replacing the old ones."""
+
+    async def rematch_of(self, table_id: str) -> dict[str, Any] | None:
+        """The stored answers to the table's rematch, or ``None``."""
 
 
 class Subscriber(Protocol):
@@ -224,6 +285,16 @@ class BotRunner(Protocol):
 
     def cancel(self, table_id: str) -> None:
         """Drop the table's queued bot work (its table paused, ended or left memory)."""
+
+    def close(self) -> None: ...
+
+
+class Analyst(Protocol):
+    """Where finished games are analysed (issue #13): a worker process away from the event
+    loop and from the bot workers (a whole game takes tens of seconds), one game at a time."""
+
+    async def analyse(self, record: dict[str, Any], iterations: int) -> dict[str, Any]:
+        """The analysis (``odin_cards.analysis``, its ``to_dict``) of an Odin game record."""
 
     def close(self) -> None: ...
 

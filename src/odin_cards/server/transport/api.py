@@ -1,15 +1,18 @@
-"""The lobby's HTTP API (``docs/protocol.md``): levels, tables, seats, play again, records."""
+"""The lobby's HTTP API (``docs/protocol.md``): levels, tables, seats, rematch, records."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
 from ...bots.registry import GAMES_BOTS
+from ..domain.access import new_creator_token
+from ..domain.clocks import normalize as normalize_clock
 from ..domain.hall import Hall
+from ..domain.stand_ins import moves_by
 from ..domain.table import LiveTable
 from .errors import ApiError
 from .messages import valid_table_id
@@ -28,6 +31,20 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class ChatChoice(_Body):
+    spectators: Annotated[bool, Field(strict=True)] = False
+
+
+class ClockChoice(_Body):
+    """``settings["clock"]`` as asked (``domain/clocks.py`` checks the values)."""
+
+    kind: Literal["none", "realtime", "turn"]
+    preset: Annotated[str, Field(max_length=16)] | None = None
+    move: Annotated[int, Field(strict=True)] | None = None
+    reserve: Annotated[int, Field(strict=True)] | None = None
+    bonus: Annotated[int, Field(strict=True)] | None = None
+
+
 class NewTable(_Body):
     game: Annotated[str, Field(max_length=32)] = "odin"
     players: Annotated[int, Field(strict=True)]
@@ -38,14 +55,46 @@ class NewTable(_Body):
     options: Annotated[dict[Annotated[str, Field(max_length=64)], Any], Field(max_length=32)] = (
         Field(default_factory=dict)
     )
+    chat: ChatChoice | None = None
+    """``settings["chat"]`` (``domain/chat.py``): whether players see spectators' lines."""
+    hints: Annotated[bool, Field(strict=True)] | None = None
+    """``settings["hints"]`` (``domain/hints.py``): whether players may ask for hints."""
+    visibility: Literal["public", "private"] = "public"
+    clock: ClockChoice | None = None
+    """``settings["clock"]`` (``domain/clocks.py``): none, real time or turn based."""
+    """``settings["visibility"]`` (``domain/access.py``): listed, or by invite link only."""
+
+
+class Creator(_Body):
+    creator: Annotated[str, Field(max_length=128)]
+    """The creator token given when the table was created."""
+
+
+class SeatLock(Creator):
+    locked: Annotated[bool, Field(strict=True)]
+
+
+class SeatToken(_Body):
+    token: Annotated[str, Field(max_length=128)]
+    """A seat's token: the seat's person leaves it to a bot or takes it back."""
+
+
+class Vote(SeatToken):
+    seat: Annotated[int, Field(strict=True)]
+    """The absent person's seat the voter would hand to a bot."""
 
 
 class TakeSeat(_Body):
     name: Annotated[str, Field(max_length=MAX_NAME_INPUT)]
 
 
-class Token(_Body):
+class RematchAnswer(_Body):
     token: Annotated[str, Field(max_length=128)]
+    answer: Literal["accept", "decline"]
+    declined: Literal["bot", "open"] | None = None
+    """With ``accept``: declined seats go to a bot or stay open for someone new."""
+    now: Annotated[bool, Field(strict=True)] = False
+    """With ``accept``: start without those who have not answered."""
 
 
 class Tokens(_Body):
@@ -89,14 +138,27 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     bots = bot_seats(body)
     hall = _hall(request)
     hall.check_new(body.game, body.players, bots, body.options)  # a refusal uses no quota
+    asked = None if body.clock is None else body.clock.model_dump(exclude_none=True)
+    clock = None if asked is None else normalize_clock(asked)
     quotas: Quotas = request.app.state.quotas
     refused = quotas.create_table(client_address(request.scope))
     if refused is not None:
         retry = {"Retry-After": str(refused.retry_after)} if refused.retry_after else None
         raise HTTPException(refused.status, refused.message, headers=retry)
     client = client_address(request.scope)
-    table = await hall.create(body.players, bots, body.options, client, body.game)
-    return {"table": table.to_api()}
+    chosen: dict[str, Any] = {}
+    if body.chat is not None:
+        chosen["chat"] = body.chat.model_dump()
+    if body.hints is not None:
+        chosen["hints"] = body.hints
+    chosen["visibility"] = body.visibility
+    if clock is not None:
+        chosen["clock"] = clock
+    creator, creator_hash = new_creator_token()
+    table = await hall.create(
+        body.players, bots, body.options, client, body.game, chosen, creator_hash
+    )
+    return {"table": table.to_api(), "creator": creator}
 
 
 @router.get("/tables")
@@ -124,11 +186,53 @@ async def take_seat(request: Request, table_id: str, seat: int, body: TakeSeat) 
     return {"seat": seat, "token": token}
 
 
-@router.post("/tables/{table_id}/again")
-async def play_again(request: Request, table_id: str, body: Token) -> dict[str, Any]:
+@router.post("/tables/{table_id}/rematch")
+async def rematch(request: Request, table_id: str, body: RematchAnswer) -> dict[str, Any]:
+    """A player's answer to a rematch; the rematch after it (``next_table`` once it started)."""
     table = await _table(request, table_id)
-    following = await _hall(request).again(table, body.token)
-    return {"table": following.to_api()}
+    hall = _hall(request)
+    answer = await hall.rematches.answer(table, body.token, body.answer, body.declined, body.now)
+    return {"rematch": answer}
+
+
+@router.post("/tables/{table_id}/cancel")
+async def cancel(request: Request, table_id: str, body: Creator) -> dict[str, Any]:
+    """The creator cancels a waiting table (``domain/access.py``)."""
+    table = await _table(request, table_id)
+    await _hall(request).access.cancel(table, body.creator)
+    return {"table": table.to_api()}
+
+
+@router.post("/tables/{table_id}/seats/{seat}/lock")
+async def lock_seat(request: Request, table_id: str, seat: int, body: SeatLock) -> dict[str, Any]:
+    """The creator locks a free seat (``locked: true``) or frees it (``false``)."""
+    table = await _table(request, table_id)
+    await _hall(request).access.lock(table, seat, body.locked, body.creator)
+    return {"table": table.to_api()}
+
+
+@router.post("/tables/{table_id}/leave")
+async def leave(request: Request, table_id: str, body: SeatToken) -> dict[str, Any]:
+    """The token's person leaves a running game: a bot plays the seat ("bot for <name>")."""
+    table = await _table(request, table_id)
+    await _hall(request).stand_ins.leave(table, body.token)
+    return {"table": table.to_api()}
+
+
+@router.post("/tables/{table_id}/take-back")
+async def take_back(request: Request, table_id: str, body: SeatToken) -> dict[str, Any]:
+    """The token's person takes their seat back from the bot playing it."""
+    table = await _table(request, table_id)
+    await _hall(request).stand_ins.take_back(table, body.token)
+    return {"table": table.to_api()}
+
+
+@router.post("/tables/{table_id}/vote")
+async def vote(request: Request, table_id: str, body: Vote) -> dict[str, Any]:
+    """A player votes to hand an absent player's seat to a bot (tables without a clock)."""
+    table = await _table(request, table_id)
+    await _hall(request).stand_ins.vote(table, body.token, body.seat)
+    return {"table": table.to_api()}
 
 
 @router.get("/tables/{table_id}/record")
@@ -136,4 +240,8 @@ async def record(request: Request, table_id: str) -> dict[str, Any]:
     table = await _table(request, table_id)
     if table.status != "finished":
         raise ApiError(403, "running", "the record of a game is shown once the game is over")
-    return table.game.record().to_dict()
+    return {
+        **table.game.record().to_dict(),
+        "chat": await _hall(request).chat.record(table),
+        "moves_by": moves_by(table),
+    }

@@ -48,6 +48,9 @@ STATUS = {
     "no_seat": 404,
     "broken": 410,
     "expired": 410,
+    "cancelled": 410,
+    "started": 409,
+    "locked": 409,
     "unauthorized": 403,
     "running": 403,
     "taken": 409,
@@ -57,9 +60,17 @@ STATUS = {
     "bad_players": 422,
     "bad_bots": 422,
     "bad_options": 422,
+    "bad_clock": 422,
+    "bad_vote": 409,
+    "not_handed": 409,
+    "bad_chat": 422,
+    "bad_rematch": 422,
+    "chat_full": 409,
     "too_many_bots": 429,
     "too_many_tables": 503,
     "unavailable": 503,
+    "hints_off": 403,
+    "analysis_busy": 503,
 }
 """HTTP status of each code the domain refuses a request with (others: 400)."""
 

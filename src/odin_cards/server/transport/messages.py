@@ -37,8 +37,37 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Act | Ping, Field(discriminator="type")]
+class Chat(_Message):
+    """A chat line: ``text`` or one of the quick ``reaction`` keys; a spectator may give
+    ``name`` (``domain/chat.py`` checks and cleans all three)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(max_length=1000)] | None = None
+    reaction: Annotated[str, Field(max_length=32)] | None = None
+    name: Annotated[str, Field(max_length=200)] | None = None
+
+
+class Mute(_Message):
+    """Send this connection nothing more from ``author`` (``muted: false`` undoes it)."""
+
+    type: Literal["mute"]
+    author: Annotated[str, Field(max_length=16)]
+    muted: bool = True
+
+
+class Visibility(_Message):
+    """The page was shown or hidden (``domain/presence.py``: online or away)."""
+
+    type: Literal["visibility"]
+    visible: bool
+
+
+ClientMessage = Annotated[
+    Hello | Act | Ping | Chat | Mute | Visibility, Field(discriminator="type")
+]
 _client = TypeAdapter(ClientMessage)
+
+KINDS = ("hello", "act", "ping", "chat", "mute", "visibility")
 
 MAX_DEPTH = 4
 """Deepest nesting of arrays and objects a client message may have (it needs 1)."""
@@ -76,7 +105,7 @@ def _too_deep(text: str) -> bool:
     return False
 
 
-def parse(text: str) -> Hello | Act | Ping:
+def parse(text: str) -> Hello | Act | Ping | Chat | Mute | Visibility:
     """Read one client message or raise :class:`DomainError` (``malformed``) saying why."""
     if _too_deep(text):
         raise DomainError("malformed", f"a message nests at most {MAX_DEPTH} levels")
@@ -87,8 +116,8 @@ def parse(text: str) -> Hello | Act | Ping:
     if not isinstance(data, dict):
         raise DomainError("malformed", "a message is one JSON object")
     kind = data.get("type")
-    if kind not in ("hello", "act", "ping"):
-        raise DomainError("malformed", f"unknown message type {kind!r}: hello, act or ping")
+    if kind not in KINDS:
+        raise DomainError("malformed", f"unknown message type {kind!r}: {', '.join(KINDS)}")
     try:
         return _client.validate_python(data)
     except ValidationError as error:
@@ -100,8 +129,11 @@ def parse(text: str) -> Hello | Act | Ping:
 __all__ = [
     "PONG",
     "Act",
+    "Chat",
     "Hello",
+    "Mute",
     "Ping",
+    "Visibility",
     "ack",
     "dump",
     "error",

@@ -18,7 +18,7 @@ from ..settings import Settings
 from . import messages as msg
 from .connection import Connection
 from .errors import error_response
-from .messages import Act, Hello
+from .messages import Act, Chat, Hello, Mute, Visibility
 from .quotas import Quotas, client_address
 
 POLICY_VIOLATION = 1008
@@ -120,7 +120,10 @@ async def _serve(
 
 
 async def _handle(
-    connection: Connection, hall: Hall, table: LiveTable, message: msg.Hello | msg.Act | msg.Ping
+    connection: Connection,
+    hall: Hall,
+    table: LiveTable,
+    message: msg.Hello | msg.Act | msg.Ping | msg.Chat | msg.Mute | msg.Visibility,
 ) -> None:
     if isinstance(message, Hello):
         if not connection.allow_hello():
@@ -137,6 +140,20 @@ async def _handle(
             raise DomainError("not_seated", "spectators cannot play", message.id)
         await hall.act(
             table, connection.seat, message.action, message.version, message.id, connection
+        )
+    elif isinstance(message, Visibility):
+        if not connection.greeted:
+            raise DomainError("malformed", "say hello first")
+        hall.presence.visibility(table, connection, message.visible)
+    elif isinstance(message, Chat | Mute):
+        if not connection.greeted:
+            raise DomainError("malformed", "say hello first")
+        if isinstance(message, Mute):
+            hall.chat.mute(connection, message.author, message.muted)
+            return
+        address = client_address(connection.websocket.scope)
+        await hall.chat.say(
+            table, connection, message.text, message.reaction, message.name, address
         )
     else:
         connection.send(msg.PONG)
