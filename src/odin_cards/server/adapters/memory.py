@@ -15,7 +15,7 @@ import copy
 from collections import deque
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from ..domain.ports import (
     STATUSES,
@@ -151,7 +151,10 @@ class MemoryTableStore:
         found = [
             t
             for t in self.db.tables.values()
-            if t.status == "waiting" and t.game == game and t.created >= since
+            if t.status == "waiting"
+            and t.game == game
+            and t.created >= since
+            and t.settings.get("visibility") != "private"
         ]
         found.sort(key=lambda t: (t.created, t.id), reverse=True)
         return [copy.deepcopy(t) for t in found[:limit]]
@@ -164,12 +167,24 @@ class MemoryTableStore:
         if table is None or not 0 <= seat < len(table.seats):
             raise SeatTaken(f"table {table_id} has no seat {seat}")
         place = table.seats[seat]
-        if place.name is not None or place.bot is not None:
+        if place.name is not None or place.bot is not None or place.locked:
             raise SeatTaken(f"seat {seat} of table {table_id} is not free")
         if outcome != "lost":
             place.name, place.token_hash = name, token_hash
             if starts and table.status == "waiting":
                 table.status = "playing"
+        _settle(outcome)
+
+    async def lock_seat(self, table_id: str, seat: int, locked: bool) -> None:
+        outcome = await self.db.faults.before_write()
+        table = self.db.tables.get(table_id)
+        if table is None or not 0 <= seat < len(table.seats):
+            raise SeatTaken(f"table {table_id} has no seat {seat}")
+        place = table.seats[seat]
+        if place.name is not None or place.bot is not None:
+            raise SeatTaken(f"seat {seat} of table {table_id} is not free")
+        if outcome != "lost":
+            place.locked = locked
         _settle(outcome)
 
     async def tables_of(self, token_hashes: Sequence[str], limit: int) -> list[str]:
@@ -205,6 +220,13 @@ class MemoryTableStore:
     async def broken(self) -> list[TableRecord]:
         self.db.faults.check_read()
         return [copy.deepcopy(t) for t in self._oldest_first() if t.status == "broken"]
+
+    async def save_clock(self, table_id: str, clock: dict[str, Any]) -> None:
+        outcome = await self.db.faults.before_write()
+        table = self.db.tables.get(table_id)
+        if table is not None and outcome != "lost":
+            table.clock = copy.deepcopy(clock)
+        _settle(outcome)
 
     def _add(self, table: TableRecord) -> None:
         if table.id in self.db.tables:

@@ -93,7 +93,12 @@ class SqlTableStore:
         t = schema.tables.c
         newest = (
             sa.select(t.id)
-            .where(t.status == "waiting", t.game == game, t.created >= utc(since))
+            .where(
+                t.status == "waiting",
+                t.game == game,
+                t.created >= utc(since),
+                sa.func.coalesce(t.settings["visibility"].as_string(), "public") != "private",
+            )
             .order_by(t.created.desc(), t.id)
             .limit(limit)
         )
@@ -110,9 +115,7 @@ class SqlTableStore:
             ).all()
         seats: dict[str, list[SeatRecord]] = {}
         for row in seat_rows:
-            seats.setdefault(row.table_id, []).append(
-                SeatRecord(row.seat, row.name, row.bot, row.token_hash)
-            )
+            seats.setdefault(row.table_id, []).append(seat_record(row))
         records = [table_record(row, seats.get(row.id, [])) for row in rows]
         records.sort(key=lambda r: (r.created, r.id), reverse=True)
         return records
@@ -131,6 +134,7 @@ class SqlTableStore:
                     s.seat == seat,
                     s.name.is_(None),
                     s.bot.is_(None),
+                    s.locked.is_(False),
                 )
                 .values(name=name, token_hash=token_hash)
             )
@@ -142,6 +146,17 @@ class SqlTableStore:
                     .where(schema.tables.c.id == table_id, schema.tables.c.status == "waiting")
                     .values(status="playing")
                 )
+
+    async def lock_seat(self, table_id: str, seat: int, locked: bool) -> None:
+        s = schema.seats.c
+        async with transaction(self.engine, "lock a seat") as connection:
+            changed = await connection.execute(
+                sa.update(schema.seats)
+                .where(s.table_id == table_id, s.seat == seat, s.name.is_(None), s.bot.is_(None))
+                .values(locked=locked)
+            )
+            if changed.rowcount != 1:
+                raise SeatTaken(f"seat {seat} of table {table_id} is not free")
 
     async def tables_of(self, token_hashes: Sequence[str], limit: int) -> list[str]:
         if not token_hashes or limit <= 0:
@@ -187,6 +202,12 @@ class SqlTableStore:
     async def broken(self) -> list[TableRecord]:
         return [stored.table for stored in await self._load(schema.tables.c.status == "broken")]
 
+    async def save_clock(self, table_id: str, clock: dict[str, Any]) -> None:
+        async with transaction(self.engine, "store a table's clock") as connection:
+            await connection.execute(
+                sa.update(schema.tables).where(schema.tables.c.id == table_id).values(clock=clock)
+            )
+
     async def _load(self, where: sa.ColumnElement[bool]) -> list[StoredTable]:
         """The tables ``where`` says, with their seats and logs, oldest table first."""
         t, s, e = schema.tables.c, schema.seats.c, schema.events.c
@@ -211,9 +232,7 @@ class SqlTableStore:
             ).all()
         seats: dict[str, list[SeatRecord]] = {}
         for row in seat_rows:
-            seats.setdefault(row.table_id, []).append(
-                SeatRecord(row.seat, row.name, row.bot, row.token_hash)
-            )
+            seats.setdefault(row.table_id, []).append(seat_record(row))
         logs: dict[str, list[LoggedAction]] = {}
         for row in event_rows:
             logs.setdefault(row.table_id, []).append(logged_action(row))
@@ -243,11 +262,19 @@ def table_record(row: Any, seats: list[SeatRecord]) -> TableRecord:
         next_table=row.next_table,
         broken_reason=row.broken_reason,
         settings=dict(row.settings or {}),
+        creator_hash=row.creator_hash,
+        clock=dict(row.clock or {}),
     )
 
 
+def seat_record(row: Any) -> SeatRecord:
+    return SeatRecord(row.seat, row.name, row.bot, row.token_hash, bool(row.locked))
+
+
 def logged_action(row: Any) -> LoggedAction:
-    return LoggedAction(row.number, row.seat, row.action, row.client_id, utc(row.created))
+    return LoggedAction(
+        row.number, row.seat, row.action, row.client_id, utc(row.created), row.by
+    )
 
 
 def event_row(table_id: str, action: LoggedAction) -> dict[str, Any]:
@@ -258,6 +285,7 @@ def event_row(table_id: str, action: LoggedAction) -> dict[str, Any]:
         "action": action.action,
         "client_id": action.client_id,
         "created": utc(action.created),
+        "by": action.by,
     }
 
 
@@ -278,6 +306,8 @@ async def _insert(connection: AsyncConnection, table: TableRecord) -> None:
             next_table=table.next_table,
             broken_reason=table.broken_reason,
             settings=table.settings,
+            creator_hash=table.creator_hash,
+            clock=table.clock,
         )
     )
     if table.seats:
@@ -290,6 +320,7 @@ async def _insert(connection: AsyncConnection, table: TableRecord) -> None:
                     "name": s.name,
                     "bot": s.bot,
                     "token_hash": s.token_hash,
+                    "locked": s.locked,
                 }
                 for s in table.seats
             ],

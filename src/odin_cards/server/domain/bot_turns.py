@@ -51,6 +51,8 @@ class BotTurns:
         self.act = act
         self.spawn = spawn
         self._random = random.Random()
+        self.clocks: Callable[[LiveTable], None] | None = None
+        """The clock's own scheduling (:mod:`.stand_ins`), asked first on every change."""
 
     def paused(self, table: LiveTable) -> bool:
         """Bots wait while nobody watches a table of bots only, or while no person has
@@ -65,13 +67,15 @@ class BotTurns:
 
     def schedule(self, table: LiveTable) -> None:
         """If a bot is to move at ``table`` and the table is not paused, let it move once."""
+        if self.clocks is not None:
+            self.clocks(table)
         game = table.game
         if not table.owned or table.status != "playing" or game.is_over:
             return  # (an unsettled action is settled by the bot's own act, first thing)
         seat = game.current_player
         if seat is None:
             return
-        level = table.seats[seat].bot
+        level = table.bot_at(seat)
         if level is None or table.bot_version == table.version or self.paused(table):
             return
         table.bot_version = table.version

@@ -19,6 +19,7 @@ from typing import Any
 from ...bots.registry import level_of
 from ...contract import GameRules, GameState
 from ...games import rules_of
+from .clocks import Stamp, control_of
 from .errors import DomainError
 from .ports import LoggedAction, SeatRecord, StoredTable, TableRecord
 from .presenters import presenter_of
@@ -49,6 +50,7 @@ class Seat:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    locked: bool = False
 
     @property
     def taken(self) -> bool:
@@ -77,9 +79,17 @@ class LiveTable:
         self.seed = record.seed
         self.status = record.status
         self.created = record.created
-        self.seats = [Seat(s.seat, s.name, s.bot, s.token_hash) for s in record.seats]
+        self.seats = [Seat(s.seat, s.name, s.bot, s.token_hash, s.locked) for s in record.seats]
         self.previous_table = record.previous_table
         self.next_table = record.next_table
+        self.settings: dict[str, Any] = dict(record.settings)
+        """How the table is run (``TableRecord.settings``), each key its module's."""
+        self.clock: dict[str, Any] = dict(record.clock)
+        """The clock's stored facts (``TableRecord.clock``, :mod:`.stand_ins`)."""
+        self.stamps: list[Stamp] = []
+        """Who made each logged action, and when: what the clock's deadlines follow from."""
+        self.votes: dict[int, set[int]] = {}
+        """Absent seat -> the seats that voted to hand it to a bot (no clock; in memory)."""
         self.rules: GameRules = rules_of(record.game)
         self.game: GameState = self.rules.new_game(record.players, record.setup, record.seed)
         self.actions: list[str] = []
@@ -111,6 +121,11 @@ class LiveTable:
         """Monotonic time a replica last heard of the table from its owner."""
         self.moved = asyncio.Event()
         """Set (and replaced) whenever a replica applies a followed action."""
+        self.creator_hash = record.creator_hash
+        self.presence: list[str | None] = [None] * record.players
+        """Each seat's presence as shown (:mod:`.presence`); ``None``: not worked out yet."""
+        self.closes_at: datetime | None = None
+        """When the table closes if it is still waiting then (the hall's expiry)."""
 
     @classmethod
     def replay(cls, stored: StoredTable) -> LiveTable:
@@ -172,10 +187,20 @@ class LiveTable:
         since = self.version
         self.game.apply(entry.action, seat=entry.seat)
         self.actions.append(entry.action)
+        self.stamps.append(Stamp(entry.seat, entry.created, entry.by))
         if entry.client_id is not None:
             self.client_ids[entry.client_id] = (entry.seat, self.version)
         if encode:
             self.add_events(since)
+
+    def bot_at(self, seat: int) -> str | None:
+        """The bot level that plays ``seat``: its own bot, or the bot that took a
+        person's seat (:mod:`.stand_ins`), or ``None`` (its person plays)."""
+        own = self.seats[seat].bot
+        if own is not None:
+            return own
+        handed = self.clock.get("bots", {}).get(str(seat))
+        return str(handed["level"]) if handed else None
 
     @property
     def people(self) -> list[int]:
@@ -192,13 +217,22 @@ class LiveTable:
             seed=self.seed,
             status=self.status,
             created=self.created,
-            seats=[SeatRecord(s.seat, s.name, s.bot, s.token_hash) for s in self.seats],
+            seats=[SeatRecord(s.seat, s.name, s.bot, s.token_hash, s.locked) for s in self.seats],
             previous_table=self.previous_table,
             next_table=self.next_table,
+            creator_hash=self.creator_hash,
+            settings=self.settings,
+            clock=self.clock,
         )
 
     def to_api(self) -> dict[str, Any]:
-        return api_of(self.to_record())
+        view = api_of(self.to_record())
+        for seat, state in zip(view["seats"], self.presence, strict=True):
+            if seat["name"] is not None:
+                seat["presence"] = state or "offline"
+        if self.status == "waiting" and self.closes_at is not None:
+            view["closes_at"] = self.closes_at.isoformat()
+        return view
 
     def state(self, seat: int | None) -> str:
         """The ``State`` of the protocol for ``seat`` (JSON)."""
@@ -226,11 +260,14 @@ def api_of(record: TableRecord) -> dict[str, Any]:
                 "name": s.name,
                 "bot": s.bot,
                 "taken": s.name is not None or s.bot is not None,
+                "locked": s.locked,
             }
             for s in record.seats
         ],
         "created": record.created.isoformat(),
         "next_table": record.next_table,
+        "clock": {**control_of(record.settings), "bots": record.clock.get("bots", {})},
+        "hints": record.settings.get("hints") is True,
         "invite_url": f"/t/{record.id}",
         "watch_url": f"/t/{record.id}/watch",
         "replay_url": f"/t/{record.id}/replay",
