@@ -238,7 +238,7 @@ def _replace(
 
 def render_site(text: str, listen: int, upstreams: Sequence[str], cache: Path) -> str:
     """``deploy/nginx/odin.conf`` for this machine's test: its listen port, the processes'
-    ``host:port`` addresses (with the file's own ``max_fails``/``fail_timeout``) and a
+    ``host:port`` addresses (with the parameters of the file's own server lines) and a
     cache directory; everything else as deployed."""
     match = re.search(r"^(\s*)server \S+:\d+( [^;\n]*);$", text, flags=re.MULTILINE)
     if match is None:
