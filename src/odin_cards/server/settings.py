@@ -80,6 +80,9 @@ class Settings:
     """Seconds after which a table still waiting for players expires (never reloaded)."""
     expiry_interval: float = 600.0
     """Seconds between two checks for expired waiting tables."""
+    presence_grace: float = 10.0
+    """Seconds a seat whose last connection went still shows its last presence (a reload
+    or a short loss of network is not "offline"); then it is offline."""
     bot_idle: float = 600.0
     """Seconds without a person connected after which a table's bots stop (until one returns)."""
     bot_deadline: float = 60.0
