@@ -54,6 +54,7 @@ from .presenters import presenter_of
 from .rematch import Rematches, SeatPlan
 from .stand_ins import StandIns
 from .table import LiveTable, ReplayError, api_of, clean_name, hash_token, new_record
+from .turns import my_turns_first, turn_entry
 
 log = logging.getLogger(__name__)
 
@@ -509,11 +510,11 @@ class Hall:
         tables = []
         for table_id in found:
             try:
-                tables.append((await self.get(table_id)).to_api())
+                tables.append(turn_entry(await self.get(table_id), hashes))
             except DomainError as error:
                 if error.code == "unavailable":
                     raise
-        return tables
+        return my_turns_first(tables)
 
     async def take_seat(self, table: LiveTable, seat: int, name: str) -> str:
         """Seat a person; return the seat's token (shown once; only its hash is kept).
