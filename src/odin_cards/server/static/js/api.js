@@ -35,13 +35,21 @@ async function call(method, path, body) {
 
 export const api = {
   levels: () => call("GET", "/api/levels"),
-  createTable: (players, bots, options) => call("POST", "/api/tables", { players, bots, options }),
+  // `settings`: the table's settings fields of NewTable (chat, ...), each optional.
+  createTable: (players, bots, options, settings = {}) => call("POST", "/api/tables", { players, bots, options, ...settings }),
   openTables: () => call("GET", "/api/tables?status=open"),
   myTables: (tokens) => call("POST", "/api/tables/mine", { tokens }),
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   join: (id, seat, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, { name }),
-  again: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/again`, { token }),
+  rematch: (id, token, answer, extra = {}) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token, answer, ...extra }),
   record: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/record`),
+  // The creator's powers over a waiting table (access.js).
+  cancelTable: (id, creator) => call("POST", `/api/tables/${encodeURIComponent(id)}/cancel`, { creator }),
+  lockSeat: (id, seat, locked, creator) => call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/lock`, { creator, locked }),
+  // A seat handed to a bot and back, and the vote for an absent player (clock.js).
+  leave: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { token }),
+  takeBack: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/take-back`, { token }),
+  vote: (id, token, seat) => call("POST", `/api/tables/${encodeURIComponent(id)}/vote`, { token, seat }),
 };
 
 // ---------------------------------------------------------------- seat tokens

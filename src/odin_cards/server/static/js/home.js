@@ -1,8 +1,11 @@
 // The home page, /: create a table, the open tables waiting for players, my tables.
 
+import { closesText, rememberCreator, visibilityField } from "./access.js";
 import { absoluteUrl, allSeats, api, copyText, rememberSeat } from "./api.js";
 import { initI18n, t } from "./i18n.js";
+import { clockChoice, clockField, clockSummary, newClockForm } from "./clock.js";
 import { optionsSummaryText } from "./options-text.js";
+import { presenceDot } from "./presence.js";
 import { clear, h, levelDescription, levelName, setLevels, setupHeader, toast } from "./ui.js";
 
 const main = document.getElementById("main");
@@ -15,7 +18,11 @@ const form = {
   firstLeader: "",
   fourColours: false,
   goat: false,
+  chatSpectators: false, // settings.chat.spectators: players see spectators' chat
+  hints: false, // settings.hints: players may ask the strongest bot for a hint
   rulesOpen: false,
+  visibility: "public", // settings.visibility: listed, or by invite link only (access.js)
+  ...newClockForm(), // settings.clock: the time control (clock.js)
 };
 let levels = [];
 let created = null;
@@ -134,6 +141,10 @@ function renderForm() {
   four.addEventListener("change", () => (form.fourColours = four.checked));
   const goat = h("input", { type: "checkbox", id: "goat", checked: form.goat });
   goat.addEventListener("change", () => (form.goat = goat.checked));
+  const chatSpectators = h("input", { type: "checkbox", id: "chat-spectators", checked: form.chatSpectators });
+  chatSpectators.addEventListener("change", () => (form.chatSpectators = chatSpectators.checked));
+  const hints = h("input", { type: "checkbox", id: "hints", checked: form.hints, "data-testid": "hints-option" });
+  hints.addEventListener("change", () => (form.hints = hints.checked));
 
   const humans = [...Array(n).keys()].filter((s) => !form.seats[s]).length;
 
@@ -183,6 +194,10 @@ function renderForm() {
         h("label.check", {}, four, h("span", {}, t("four_colours_option")), h("span.help", {}, t("four_colours_help"))),
         h("label.check", {}, goat, h("span", {}, t("goat_option")), h("span.help", {}, t("goat_help"))),
       ),
+      visibilityField(form.visibility, (v) => ((form.visibility = v), renderForm())),
+      h("label.check", {}, chatSpectators, h("span", {}, t("chat_spectators_option")), h("span.help", {}, t("chat_spectators_help"))),
+      h("label.check", {}, hints, h("span", {}, t("hints_option")), h("span.help", {}, t("hints_option_help"))),
+      clockField(form, renderForm),
       h("div.actions", {}, h("button.primary", { type: "submit", id: "create" }, t("create_table"))),
     ),
   );
@@ -207,9 +222,13 @@ async function create() {
   };
   const button = document.getElementById("create");
   button.disabled = true;
+  const clock = clockChoice(form);
   try {
-    const answer = await api.createTable(form.players, bots, options);
+    const answer = await api.createTable(form.players, bots, options, {
+      ...(clock ? { clock } : {}), chat: { spectators: form.chatSpectators }, hints: form.hints,
+      visibility: form.visibility });
     created = answer.table;
+    rememberCreator(created.id, answer.creator);
     renderCreated();
     refreshLists();
   } catch (error) {
@@ -241,7 +260,7 @@ function renderCreated() {
       "div.created",
       { "data-testid": "created", role: "status" },
       h("h3", {}, t("table_created")),
-      h("p", {}, t("invite_help")),
+      h("p", {}, t(form.visibility === "private" ? "invite_help_private" : "invite_help")),
       linkRow("invite_link", absoluteUrl(path), "invite"),
       linkRow("watch_link", absoluteUrl(table.watch_url || `/t/${table.id}/watch`), "watch"),
       h("div.actions", {}, h("a.button.primary", { href: path, id: "go-to-table" }, t("go_to_table"))),
@@ -266,17 +285,29 @@ function tableItem(table, mine) {
   }
   return h(
     "li.table-item",
-    { "data-table": table.id },
+    { "data-table": table.id, class: mine && table.my_turn ? "my-turn" : null },
     h(
       "div.table-info",
       {},
       h("span.table-title", {}, t("table_title", { players: table.players, seated })),
       h("span.badge", { class: `status-${table.status}` }, status),
+      mine ? turnBadge(table) : null,
       h("span.small", {}, optionsSummaryText(table.options, table.players)),
-      people.length ? h("span.small", {}, people.join(", ")) : null,
+      h("span.small.clock-summary", { "data-testid": "clock-summary" }, clockSummary(table.clock)),
+      people.length ? h("span.small.people", {}, table.seats.filter((s) => s.name).map((s) => h("span.person", {}, presenceDot(s), s.name))) : null,
+      closesText(table) ? h("span.small.closes", {}, closesText(table)) : null,
     ),
     h("div.table-links", {}, links),
   );
+}
+
+/** Whose turn it is at one of my tables: "Your turn" stands out; none when nobody is to move. */
+function turnBadge(table) {
+  if (table.to_move === null || table.to_move === undefined) return null;
+  if (table.my_turn) return h("span.badge.my-turn", { "data-testid": "my-turn" }, t("mine_your_turn"));
+  const seat = table.seats[table.to_move];
+  const name = seat && (seat.name || (seat.bot ? levelName(seat.bot) : null));
+  return name ? h("span.small.their-turn", {}, t("mine_their_turn", { name })) : null;
 }
 
 async function refreshLists() {
@@ -304,7 +335,10 @@ async function refreshLists() {
       }
     }
     const order = { playing: 0, waiting: 1, finished: 2 };
-    const list = [...mine.values()].sort((a, b) => order[a.status] - order[b.status] || String(b.created).localeCompare(String(a.created)));
+    // The tables waiting on me first (turn-based play), then playing, waiting, finished.
+    const list = [...mine.values()].sort((a, b) => Number(Boolean(b.my_turn)) - Number(Boolean(a.my_turn)) || order[a.status] - order[b.status] || String(b.created).localeCompare(String(a.created)));
+    const waitingOnMe = list.filter((tb) => tb.my_turn).length;
+    document.title = waitingOnMe ? t("mine_title", { n: waitingOnMe }) : "Odin";
     clear(mineList).append(list.length ? h("ul.tables", {}, list.map((tb) => tableItem(tb, true))) : h("p.empty", {}, t("no_my_tables")));
   } catch {
     clear(mineList).append(h("p.empty", {}, t("list_failed")));

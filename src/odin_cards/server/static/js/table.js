@@ -6,15 +6,23 @@
 // the client explains a selection (value, does it beat the table) but never decides
 // legality on its own.
 
+import { hintControls } from "./hints.js";
+import { closedNotice, closesText, creatorControls } from "./access.js";
 import { api, absoluteUrl, copyText, forgetSeat, pageTable, rememberSeat, savedName, saveName, seatAt } from "./api.js";
 import { playText, sortCards } from "./cards.js";
+import { ChatPanel } from "./chat.js";
+import { TableClock } from "./clock.js";
 import { Connection } from "./connection.js";
 import { handSummaries, winnersOf } from "./history.js";
 import { explainError, initI18n, t } from "./i18n.js";
 import { optionsSummaryText } from "./options-text.js";
+import { applyPresence, presenceDot, reportVisibility } from "./presence.js";
 import { animateEvents, snapshot, UpdateQueue } from "./motion.js";
 import { applyLook, loadPrefs, savePrefs } from "./prefs.js";
+import { rematchPanel } from "./rematch.js";
 import { Sound } from "./sound.js";
+import { statisticsPanel, TableStatistics } from "./statistics.js";
+import { TurnAlerts, turnTitle } from "./notify.js";
 import {
   applyUpdate,
   automaticAction,
@@ -60,6 +68,8 @@ const S = {
   motionLog: [], // {type, seat} of each animation started (motion.js), for the tests
   shownAt: [], // {version, at}: when each update was shown (performance.now), for the tests
   sound: null, // the Sound (sound.js)
+  alerts: null, // the TurnAlerts (notify.js): notifications when my turn comes while hidden
+  statistics: null, // the TableStatistics (statistics.js), once the game is over
   ackedVersion: null, // the version my last acknowledged action made
   drawerOpen: false, // the side panel on phones
   connection: null,
@@ -68,6 +78,9 @@ const S = {
   loaded: false,
   nameDraft: null, // the name being typed in the join form
   nameFocused: false,
+  chat: null, // the chat panel (chat.js)
+  clock: null, // the TableClock (clock.js): countdown, stand-ins, bots for people
+  rematch: null, // the rematch's answers at a finished table (rematch.js)
 };
 
 // Test and debugging hook: the page's own view only (never anything hidden from it).
@@ -103,6 +116,7 @@ async function start() {
     return;
   }
   S.id = id;
+  S.alerts = new TurnAlerts(id);
   setLevels(await api.levels().catch(() => []));
   S.mode = mode === "watch" ? "watch" : "play";
   document.body.classList.toggle("watching", S.mode === "watch");
@@ -120,12 +134,16 @@ async function start() {
   }
   const mine = S.mode === "play" ? seatAt(id) : null;
   S.token = mine ? mine.token : null;
+  S.clock = new TableClock(id, { token: () => S.token, seat: () => S.seat, name: nameOf, table: () => S.table, refresh: render });
   S.connection = new Connection(
     id,
     S.token,
-    { welcome: onWelcome, update: onUpdate, ack: onAck, error: onError, table: onTable, status: onStatus },
+    { welcome: onWelcome, update: onUpdate, ack: onAck, error: onError, table: onTable, status: onStatus, clock: (msg) => S.clock.receive(msg), chat: (msg) => S.chat.receive(msg), rematch: onRematch, presence: onPresence },
     () => S.version,
   );
+  S.chat = new ChatPanel(id, (message) => S.connection.raw(message), () => (S.seat === null ? null : `s${S.seat}`));
+  document.body.append(S.chat.el);
+  S.tellVisibility = reportVisibility((message) => S.connection.raw(message));
   S.connection.start();
   window.addEventListener("online", () => S.connection.nudge());
   document.addEventListener("visibilitychange", () => {
@@ -167,6 +185,19 @@ function onWelcome(msg) {
     if (!mine || mine.seat !== msg.seat || mine.name !== name) rememberSeat(S.id, msg.seat, S.token, name);
   }
   S.loaded = true;
+  S.chat.connected();
+  S.tellVisibility();
+  render();
+}
+
+function onPresence(msg) {
+  S.table = applyPresence(S.table, msg);
+  render();
+}
+
+function onRematch(msg) {
+  S.rematch = msg.rematch;
+  if (msg.rematch.next_table && S.table) S.table = { ...S.table, next_table: msg.rematch.next_table };
   render();
 }
 
@@ -257,6 +288,7 @@ function onError(msg, { resent }) {
 
 function onTable(msg) {
   S.table = msg.table;
+  S.clock.tableChanged(msg.table);
   render();
 }
 
@@ -321,21 +353,24 @@ async function join(seat, nameInput) {
   }
 }
 
-async function playAgain() {
+async function answerRematch(answer, extra) {
   const mine = seatAt(S.id);
-  let next = S.table && S.table.next_table;
+  if (!mine) return;
   try {
-    if (!next) {
-      if (!mine) return;
-      const answer = await api.again(S.id, mine.token);
-      next = answer.table.id;
-    }
-    // Each human keeps their token at the new table.
-    if (mine) rememberSeat(next, mine.seat, mine.token, mine.name);
-    location.href = `/t/${encodeURIComponent(next)}`;
+    const result = await api.rematch(S.id, mine.token, answer, extra);
+    onRematch({ rematch: result.rematch });
   } catch (error) {
-    toast(t("again_failed", { message: error.message }), "error");
+    toast(t("rematch_failed", { message: error.message }), "error");
   }
+}
+
+/** Go to the next table: seated there with my token if I accepted, else watching. */
+function followRematch(next, seated) {
+  const mine = seatAt(S.id);
+  if (seated && mine) {
+    rememberSeat(next, mine.seat, mine.token, mine.name);
+    location.href = `/t/${encodeURIComponent(next)}`;
+  } else location.href = `/t/${encodeURIComponent(next)}/watch`;
 }
 
 // ---------------------------------------------------------------- rendering
@@ -395,7 +430,9 @@ function render() {
   } finally {
     restoreFocus(focused);
     announce(S.table.status === "waiting" ? null : S.state);
+    S.alerts.update(S.table.status === "waiting" ? null : S.state, S.seat, () => turnText(S.state));
     scheduleAutomation();
+    S.clock.paint();
   }
 }
 
@@ -435,9 +472,14 @@ function draw() {
   clear(main);
   document.body.classList.remove("in-game");
   const waiting = S.table.status === "waiting";
+  const closed = closedNotice(S.table);
+  if (closed) {
+    main.append(closed);
+    return;
+  }
   if (S.mode === "play" && S.seat === null && !S.token && S.table.status === "waiting") main.append(renderJoin());
   if (waiting) {
-    main.append(renderWaiting());
+    main.append(renderWaiting(), S.chat.el);
     return;
   }
   if (!S.state) {
@@ -454,8 +496,7 @@ function titleText() {
   const st = S.state;
   if (S.table && S.table.status === "waiting") return `${t("waiting_title")} · Odin`;
   if (st && st.outcome) return `${t("game_over")} · Odin`;
-  if (st && isMine(st.to_move)) return `▶ ${t("your_turn_short")} · Odin`;
-  return "Odin";
+  return turnTitle(st, S.seat, nameOf) || "Odin";
 }
 
 function linkBox(labelKey, url, testId) {
@@ -479,7 +520,7 @@ function renderJoin() {
   // The page re-renders when someone else sits down: keep what is being typed, and focus.
   input.addEventListener("input", () => (S.nameDraft = input.value));
   input.addEventListener("keydown", (e) => {
-    const first = S.table.seats.find((seat) => !seat.taken && !seat.bot);
+    const first = S.table.seats.find((seat) => !seat.taken && !seat.bot && !seat.locked);
     if (e.key === "Enter" && first) join(first.seat, input);
   });
   requestAnimationFrame(() => {
@@ -487,7 +528,7 @@ function renderJoin() {
   });
   input.addEventListener("focus", () => (S.nameFocused = true));
   input.addEventListener("blur", () => (S.nameFocused = false));
-  const free = S.table.seats.filter((s) => !s.taken && !s.bot);
+  const free = S.table.seats.filter((s) => !s.taken && !s.bot && !s.locked);
   const seats = free.length
     ? free.map((s) =>
         h("button.primary.seat-button", { type: "button", "data-seat": String(s.seat), onclick: () => join(s.seat, input) }, t("take_seat", { n: s.seat + 1 })),
@@ -515,7 +556,8 @@ function renderWaiting() {
         "li",
         { class: isMine(s.seat) ? "me" : "" },
         h("span.seat-no", {}, t("seat_n", { n: s.seat + 1 })),
-        h("span.seat-who", {}, s.bot || s.taken ? nameOf(s.seat) : t("free_seat")),
+        presenceDot(s),
+        h("span.seat-who", { "data-testid": `seat-who-${s.seat}` }, s.bot || s.taken ? nameOf(s.seat) : t(s.locked ? "locked_seat" : "free_seat")),
         isMine(s.seat) ? h("span.badge.you", {}, t("you")) : null,
       ),
     ),
@@ -529,6 +571,8 @@ function renderWaiting() {
     linkBox("invite_link", absoluteUrl(table.invite_url || `/t/${table.id}`), "invite"),
     linkBox("watch_link", absoluteUrl(table.watch_url || `/t/${table.id}/watch`), "watch"),
     h("p.small", {}, optionsSummaryText(table.options, table.players)),
+    closesText(table) ? h("p.small.closes", { "data-testid": "closes" }, closesText(table)) : null,
+    creatorControls(table, (changed) => ((S.table = changed), render())),
   );
 }
 
@@ -568,6 +612,8 @@ function renderGame() {
     "div.stage-head",
     {},
     h("div.turn-banner", { id: "turn", "data-testid": "turn", class: mineTurn ? "mine" : "" }, turnText(st)),
+    S.seat !== null && !st.outcome ? S.alerts.button(render) : null,
+    S.clock.controls(!st.outcome),
     drawerButton,
   );
   const ring = h(
@@ -594,6 +640,7 @@ function renderPlayer(st, seat, place) {
   const badges = [];
   if (isMine(seat)) badges.push(h("span.badge.you", { title: t("you") }, t("you")));
   if (info && info.bot) badges.push(h("span.badge.bot", { title: t("bot_badge", { level: levelName(info.bot) }) }, t("bot_badge", { level: levelName(info.bot) })));
+  badges.push(...S.clock.badges(seat));
   if (status.toMove) badges.push(h("span.badge.turn", { title: t("to_move") }, t("to_move")));
   if (status.passed) badges.push(h("span.badge.pass", { title: t("passed") }, t("passed")));
   if (status.leader) badges.push(h("span.badge.leader", { title: t("hand_leader") }, t("hand_leader_short")));
@@ -604,7 +651,7 @@ function renderPlayer(st, seat, place) {
     h(
       "div.player-head",
       {},
-      h("span.presence", { "data-slot": "presence" }),
+      presenceDot(info),
       h("span.player-name", { title: nameOf(seat) }, nameOf(seat)),
       h("span.clock", { "data-slot": "clock" }),
     ),
@@ -763,6 +810,7 @@ function renderSide(st) {
     tablist,
     panels,
     S.seat !== null && !st.outcome ? renderSeatLink() : null,
+    S.chat.el, // the same element each time: what is being typed stays
   );
 }
 
@@ -920,6 +968,7 @@ function renderActions() {
       },
       t("clear"),
     ),
+    hintControls(S, () => refresh(renderHand, renderActions), (cards) => (S.selection = cards)),
   );
 }
 
@@ -1089,8 +1138,6 @@ function renderSummary(summary) {
 function renderFinal(st) {
   const winners = new Set(st.outcome.winners || winnersOf(S.events) || []);
   const order = [...Array(st.players).keys()].sort((a, b) => st.outcome.scores[a] - st.outcome.scores[b]);
-  const mine = S.seat !== null && seatAt(S.id);
-  const next = S.table && S.table.next_table;
   const winnerNames = [...winners].map(nameOf).join(", ");
   return h(
     "section.panel.final",
@@ -1110,19 +1157,24 @@ function renderFinal(st) {
         ),
       ),
     ),
+    rematchPanel({ table: S.table, rematch: S.rematch, mySeat: S.seat, nameOf, answer: answerRematch, follow: followRematch }),
     h(
       "div.actions",
       {},
-      mine
-        ? h("button.primary", { type: "button", onclick: playAgain, "data-testid": "again" }, next ? t("join_next_game") : t("play_again"))
-        : next
-          ? h("a.button.primary", { href: `/t/${encodeURIComponent(next)}/watch` }, t("watch_next_game"))
-          : null,
       h("a.button.secondary", { href: `/t/${encodeURIComponent(S.id)}/replay` }, t("open_replay")),
       h("a.button.ghost", { href: "/" }, t("back_home")),
     ),
     renderGameStats(st, order),
+    renderStatistics(st, order),
   );
+}
+
+/** The game's statistics and points chart, from its record (Odin's tables; statistics.js). */
+function renderStatistics(st, order) {
+  if (S.table.game && S.table.game !== "odin") return null;
+  S.statistics = S.statistics || new TableStatistics(() => api.record(S.id));
+  const target = S.table.options && !S.table.options.one_hand ? S.table.options.target : null;
+  return S.statistics.element((stats) => statisticsPanel(stats, { nameOf, order, target }));
 }
 
 /** The game hand by hand: each player's points per hand (from the public events). */
