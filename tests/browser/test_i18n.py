@@ -65,6 +65,7 @@ def _built_keys() -> set[str]:
     keys |= {f"motion_{speed}" for speed in ("normal", "fast", "off")}
     keys |= {f"theme_{theme}" for theme in ("auto", "light", "dark")}
     keys |= {f"cards_{size}" for size in ("small", "normal", "large")}
+    keys |= {f"an_{v}" for v in ("forced", "best", "good", "inaccuracy", "mistake", "blunder")}
     return keys
 
 

@@ -1,15 +1,18 @@
 // The replay page, /t/{id}/replay: a finished game's record, step by step, with every
 // hand shown. The record is only served once the game is over (403 while it runs).
 
+import { annotateReplay, watchAnalysis } from "./analysis.js";
 import { api, pageTable } from "./api.js";
 import { sortCards } from "./cards.js";
 import { buildSteps } from "./replay-steps.js";
+import { actionsAt, replayChatPanel } from "./chat.js";
 import { initI18n, t } from "./i18n.js";
 import { optionsSummaryText } from "./options-text.js";
+import { statisticsPanel } from "./statistics.js";
 import { cardEl, cardRow, clear, h, icon, seatName, setLevels, setupHeader } from "./ui.js";
 
 const main = document.getElementById("main");
-const R = { id: null, table: null, record: null, steps: [], index: 0, timer: null };
+const R = { id: null, table: null, record: null, steps: [], index: 0, timer: null, statistics: null };
 window.odinReplay = R;
 
 function nameOf(seat) {
@@ -46,6 +49,7 @@ async function start() {
     }
   });
   go(0);
+  watchAnalysis(R, render);
 }
 
 function message(text, extra = null) {
@@ -80,6 +84,18 @@ function noteText(step) {
     return t(step.note.key, { name, n: step.hand });
   }
   return "";
+}
+
+/** The game's statistics and points chart under the board (statistics.js), built once. */
+function replayStatistics() {
+  const stats = R.record.statistics;
+  if (!stats) return null; // records of other games, and records written before them
+  if (!R.statistics) {
+    const order = [...stats.seats.keys()].sort((a, b) => stats.seats[a].scores.at(-1) - stats.seats[b].scores.at(-1));
+    const target = R.record.options && !R.record.options.one_hand ? R.record.options.target : null;
+    R.statistics = h("section.panel.rp-statistics", {}, statisticsPanel(stats, { nameOf, order, target }));
+  }
+  return R.statistics;
 }
 
 function render() {
@@ -171,9 +187,11 @@ function render() {
       h("div.replay-head", {}, h("h1", {}, t("replay_title")), h("span.small", {}, t("hand_n", { n: step.hand }), " · ", optionsSummaryText(R.record.options, players))),
       controls,
       action,
-      h("div.layout", {}, h("div.board", {}, final, h("section.players.rp-players", {}, seats), tableArea), h("aside.side", {}, h("section.panel.log-panel", {}, h("h2", {}, t("move_log")), log))),
+      h("div.layout", {}, h("div.board", {}, final, h("section.players.rp-players", {}, seats), tableArea), h("aside.side", {}, h("section.panel.log-panel", {}, h("h2", {}, t("move_log")), log), replayChatPanel(R.record.chat || [], actionsAt(R.steps, R.index)))),
+      replayStatistics(),
     ),
   );
+  annotateReplay(main, R, nameOf);
   window.scrollTo(0, scrollY);
   // Keep the current move in view inside the log, without scrolling the page.
   const list = main.querySelector(".rp-log");
