@@ -21,7 +21,8 @@ from odin_cards.server.domain.table import LiveTable
 from odin_cards.server.settings import Settings
 
 from .fake_clock import FakeClock, settle
-from .test_domain import FakeBots, Listener
+from .test_cluster_domain import LEASE, Processes
+from .test_domain import FakeBots, Listener, until
 
 QUICK = {"kind": "realtime", "move": 10, "reserve": 0, "bonus": 0}
 """A real-time clock of 10 s a move and no reserve."""
@@ -308,3 +309,42 @@ async def test_a_taken_seat_survives_a_restart(world: World) -> None:
     await world.hall.start()
     again = await world.hall.get(table.id)
     assert again.bot_at(1) == "heuristic"
+
+
+async def test_a_turn_based_game_goes_on_while_everyone_is_away(world: World) -> None:
+    table, _ = await world.table({"kind": "turn", "preset": "12h"})
+    await world.clock.advance(12 * 3600 - 60)
+    assert world.logged(table) == []
+    await world.clock.advance(120)  # nobody has been here for hours: the clock still runs
+    assert [(m.seat, m.by) for m in world.logged(table)] == [(0, clocks.STAND_IN)]
+
+
+async def test_a_new_owner_keeps_the_clock_of_a_dead_one() -> None:
+    """Several processes: the owner dies; the process that takes the table over sets the
+    timer from the stored rows (the deadline does not move) and its stand-in moves once."""
+    processes = Processes()
+    for hall in processes.halls.values():
+        await hall.start()
+    try:
+        owned = await processes.a.create(
+            2, {}, {"first_leader": 0}, table_settings={"clock": QUICK}
+        )
+        replica = await processes.b.get(owned.id)
+        for seat in (0, 1):
+            await processes.b.take_seat(replica, seat, f"P{seat}")
+        await until(lambda: replica.status == "playing" and "started" in replica.clock)
+        processes.hub.kill("a")  # kill -9 two seconds into seat 0's 10 s
+        await processes.a.stop()
+        for _ in range(6):
+            await processes.clock.advance(LEASE / 3)
+        await until(lambda: replica.owned)
+        assert processes.db.logs[owned.id] == []
+        await processes.clock.advance(10 - processes.clock.seconds - 0.5)
+        assert processes.db.logs[owned.id] == []  # the deadline is the dead owner's
+        await processes.clock.advance(1)
+        logged = processes.db.logs[owned.id]
+        assert [(m.seat, m.by, m.client_id) for m in logged] == [(0, "stand-in", "stand-in:0")]
+    finally:
+        for name, hall in processes.halls.items():
+            processes.hub.kill(name)
+            await hall.stop()

@@ -153,7 +153,7 @@ class StandIns:
             # The timer runs from the time in memory; a restart before it is stored
             # starts the first turn again (nothing was played yet).
             log.warning("table %s: the clock's start was not stored", table.id)
-        self.announce(table)
+        self.hall._announce(table)  # (replicas learn the start with the table's record)
         self.schedule(table)
 
     async def _timer(self, table: LiveTable, number: int) -> None:
@@ -196,7 +196,8 @@ class StandIns:
             log.info("table %s: stand-in not played here: another process owns it", table.id)
 
     async def _choice(self, table: LiveTable, seat: int) -> str | None:
-        """The stand-in's move: the bot runner's, or a random legal one if it fails."""
+        """The stand-in's move: the bot runner's, or a random legal one if it fails,
+        takes longer than ``bot_deadline`` or is dropped."""
         request = BotRequest(
             table.id,
             seat,
@@ -217,8 +218,7 @@ class StandIns:
             return move.result()
         if not move.done():
             move.cancel()
-        elif move.cancelled():
-            return None  # the table's bot work was dropped
+        # Failed, too slow, or dropped (the table paused its bots): the turn still ends.
         legal = list(table.game.legal_actions())
         return self._random.choice(legal).text if legal else None
 
