@@ -8,6 +8,7 @@ process does, ``/metrics`` only from the machine itself).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import time
@@ -28,6 +29,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from websockets.sync.client import connect
 
 from odin_cards.server.transport.headers import HEADERS
+from odin_cards.server.transport.uvicorn_config import KEEP_ALIVE_SECONDS
 
 from .conftest import Cluster, start_cluster
 
@@ -247,6 +249,18 @@ def test_the_rendered_site_differs_from_the_deployed_one_only_in_addresses(
     assert all(
         line.startswith(("server 127.0.0.1:", "listen ", "proxy_cache_path ")) for line in changed
     ), changed
+
+
+def test_the_proxy_drops_idle_connections_before_the_server_does() -> None:
+    """Else nginx may reuse a kept-alive connection the process is closing: the request
+    fails, and a POST (take a seat, an action) is not retried (seen as 503s in bench/load.py
+    at 400 tables, with nginx's default of 60 s against the server's 5 s)."""
+    deployed = (Path(__file__).parents[2] / "deploy/nginx/odin.conf").read_text()
+    upstream = re.search(r"^upstream odin \{(.*?)^\}", deployed, re.MULTILINE | re.DOTALL)
+    assert upstream is not None
+    timeout = re.search(r"^\s*keepalive_timeout (\d+)s;", upstream.group(1), re.MULTILINE)
+    assert timeout is not None, "no keepalive_timeout in the upstream: nginx keeps 60 s"
+    assert int(timeout.group(1)) < KEEP_ALIVE_SECONDS
 
 
 DEBIAN_NGINX = Path("/etc/nginx/nginx.conf")

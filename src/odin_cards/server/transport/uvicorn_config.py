@@ -31,6 +31,12 @@ from .logs import guard_logs
 
 log = logging.getLogger(__name__)
 
+KEEP_ALIVE_SECONDS = 5
+"""How long an idle HTTP connection stays open. A proxy that keeps connections to the
+server (nginx's upstream ``keepalive``) must drop its idle ones sooner
+(``keepalive_timeout`` in deploy/nginx/odin.conf): else it may send a request on a
+connection the server is closing, and a POST that fails so is never retried (502)."""
+
 RESERVED_FILES = 128
 """Descriptors kept for everything but client connections: the database (SQLite file, WAL,
 shared memory, lock, checkpoint connection, or a PostgreSQL pool), the bot workers' pipes,
@@ -141,6 +147,7 @@ def server_config(app: Any, settings: Settings, **options: Any) -> uvicorn.Confi
         ws_max_size=settings.max_frame,
         # Messages are small; compressing each one costs more CPU than it saves time.
         ws_per_message_deflate=False,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
         **options,
     )
     guard_logs()
