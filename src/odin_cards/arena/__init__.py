@@ -10,6 +10,7 @@ From Python (the ``odin arena`` command is a thin shell around this)::
 
 from .agents import AgentError, AgentFunction, is_agent_path, load_agent
 from .entrants import ArenaError, Entrant, budget_text, make_entrant, make_entrants, parse_entrant
+from .ladder import Rating, Rung, Sprt, ladder_ratings, play_rung, run_ladder
 from .plot import plot_stats
 from .report import run_dict, write_json
 from .runner import (
@@ -34,21 +35,27 @@ __all__ = [
     "Entrant",
     "GameResult",
     "Match",
+    "Rating",
+    "Rung",
+    "Sprt",
     "bot_stats",
     "budget_text",
     "default_workers",
     "is_agent_path",
+    "ladder_ratings",
     "lineups",
     "load_agent",
     "make_entrant",
     "make_entrants",
     "parse_entrant",
     "play_match",
+    "play_rung",
     "play_schedule",
     "plot_stats",
     "ratings",
     "run_arena",
     "run_dict",
+    "run_ladder",
     "schedule",
     "summarise",
     "victory_shares",

@@ -8,7 +8,7 @@ from functools import partial
 
 from .base import Bot, Budget, RandomBot, ask
 from .heuristic import HeuristicBot
-from .search import SearchBot
+from .search import FIRST, SearchBot
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,13 @@ LEVELS: dict[str, Level] = {
             "The search with four times longer to think (about 2 seconds a move).",
             partial(SearchBot, seconds=2.0),
             Budget(seconds=2.0),
+        ),
+        Level(
+            "search-v1",
+            "Search (v0.2)",
+            "Version 0.2's search, half a second a move: kept to measure the new one against.",
+            partial(SearchBot, seconds=0.5, settings=FIRST),
+            Budget(seconds=0.5),
         ),
     )
 }

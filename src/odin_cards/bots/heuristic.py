@@ -12,13 +12,19 @@ from collections.abc import Sequence
 from ..rules import Action, View
 from .base import Bot, Budget
 from .knowledge import Knowledge
-from .policy import choose
+from .policy import STYLE, Style, choose
 
 
 class HeuristicBot(Bot):
-    """Plays the move that best improves its hand's split into sets; see :mod:`.policy`."""
+    """Plays the move that best improves its hand's split into sets; see :mod:`.policy`.
+
+    ``style`` picks the heuristic's version (:data:`~.policy.FIRST` is version 0.2's).
+    """
 
     level = "heuristic"
+
+    def __init__(self, style: Style = STYLE) -> None:
+        self.style = style
 
     def choose(
         self, view: View, legal: Sequence[Action], budget: Budget, rng: random.Random
@@ -37,4 +43,5 @@ class HeuristicBot(Bot):
             k.others,
             k.sizes,
             legal,
+            self.style,
         )

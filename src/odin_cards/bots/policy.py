@@ -19,6 +19,11 @@ The strategy, in Odin's terms:
   it the hand: such plays get a large bonus.
 * Leading, the card whose loss leaves the best hand is led, the lowest of equals,
   unless the hand after it is one set (then the strongest, to win the lead back).
+  With two loose cards left, the lower is led unless the higher cannot be beaten:
+  the higher one kept beats the next single and goes out.
+* Winning the lead is worth something of its own (:attr:`Style.control`): a play
+  nobody can beat lets the seat lead next and shed a card for free, so strong sets
+  are played rather than passed with when they take control.
 * When an opponent is about to go out (few cards left), points in hand weigh more
   than structure, any set of theirs on the table is beaten if possible so that they
   do not lead again, and a seat with one card left is led the highest single.
@@ -27,6 +32,7 @@ The strategy, in Odin's terms:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from ..rules.actions import PASS_ACTION, PLAY, Action
@@ -45,8 +51,6 @@ FINISH_BONUS: Final = 1.0
 """A play that leaves one set in hand, beatable: a chance to go out."""
 DENY_BONUS: Final = 1.5
 """Beating the set of an opponent about to go out, so that they do not lead."""
-CONTROL_BONUS: Final = 0.0
-"""A play nobody can beat: the seat leads next and sheds a card for free."""
 STRENGTH_WEIGHT: Final = 0.05
 """Worth of one pip in hand: high cards win rounds, low singles are a burden."""
 PLAY_THRESHOLD: Final = 0.0
@@ -57,6 +61,26 @@ DANGER_SIZE: Final = 2
 """An opponent with this many cards or fewer may go out at their next chance."""
 
 _POWERS: Final = tuple(10.0**i for i in range(11))
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """The judgements in which the heuristic's versions differ.
+
+    :data:`FIRST` is the heuristic of version 0.2 (kept so that today's search, which
+    rolls out with it, stays available for comparison); :data:`STYLE` is the current one.
+    """
+
+    control: float
+    """Bonus of a play nobody can beat: the seat leads next and sheds a card for free."""
+    pair_low: bool
+    """With two loose cards, lead the lower unless the higher cannot be beaten."""
+
+
+FIRST: Final = Style(control=0.0, pair_low=False)
+"""Version 0.2's heuristic: winning the lead counts for nothing, the higher of two is led."""
+STYLE: Final = Style(control=0.6, pair_low=True)
+"""The current heuristic."""
 
 
 def hand_cost(hand: int, card_weight: float = CARD_WEIGHT) -> float:
@@ -161,12 +185,14 @@ def choose(
     others: int,
     sizes: Sequence[int],
     legal: Sequence[Action],
+    style: Style = STYLE,
 ) -> Action:
     """The heuristic's action for ``seat``.
 
     ``decision`` is the engine's phase (lead, follow or take); ``others``
     is every card that may be in another seat's hand (unseen cards and cards others
-    are known to hold); ``legal`` are the seat's legal actions.
+    are known to hold); ``legal`` are the seat's legal actions; ``style`` the
+    heuristic's version.
     """
     if len(legal) == 1:
         return legal[0]
@@ -176,9 +202,9 @@ def choose(
         assert beaten is not None
         return _take_action(legal, best_take(hand, beaten.mask, weight))
     if decision == LEAD:
-        return _lead(seat, players, hand, others, sizes, legal, weight)
+        return _lead(seat, players, hand, others, sizes, legal, weight, style)
     assert table is not None
-    return _follow(seat, players, hand, table, table_player, others, sizes, legal, weight)
+    return _follow(seat, players, hand, table, table_player, others, sizes, legal, weight, style)
 
 
 def _take_action(legal: Sequence[Action], bit: int) -> Action:
@@ -200,6 +226,7 @@ def _lead(
     sizes: Sequence[int],
     legal: Sequence[Action],
     weight: float,
+    style: Style,
 ) -> Action:
     best: Action = legal[0]
     best_score = 1e9
@@ -207,6 +234,8 @@ def _lead(
     for action in legal:
         if action.size > 1 or action.mask == hand:
             return action  # the finishing lead (or the last card): the hand is won
+    if style.pair_low and hand.bit_count() == 2 and not last_card_threat:
+        return _lead_pair(seat, players, others, sizes, legal)
     for action in legal:
         rest = hand ^ action.mask
         number = _number(action.mask)
@@ -223,6 +252,17 @@ def _lead(
     return best
 
 
+def _lead_pair(
+    seat: int, players: int, others: int, sizes: Sequence[int], legal: Sequence[Action]
+) -> Action:
+    """Two loose cards: the higher if nobody can beat it (it wins the lead, the other goes
+    out), else the lower, keeping the higher to beat the next single and go out."""
+    low, high = sorted(legal, key=lambda a: (a.value, a.mask))
+    if not can_beat(others, _max_other_size(seat, players, sizes), 1, high.value):
+        return high
+    return low
+
+
 def _follow(
     seat: int,
     players: int,
@@ -233,6 +273,7 @@ def _follow(
     sizes: Sequence[int],
     legal: Sequence[Action],
     weight: float,
+    style: Style,
 ) -> Action:
     base = hand_cost(hand, weight)
     deny = table_player != seat and sizes[table_player] <= DANGER_SIZE + 1
@@ -255,7 +296,7 @@ def _follow(
         if is_one_set(after):
             gain += SAFE_FINISH_BONUS if safe else FINISH_BONUS
         elif safe:
-            gain += CONTROL_BONUS
+            gain += style.control
         # Among equal plays keep strong sets for later: the cheapest beating set wins.
         gain -= 0.001 * _strength(action)
         if gain > best_gain:
@@ -270,4 +311,13 @@ def _strength(action: Action) -> float:
     return action.value / _POWERS[action.size - 1]
 
 
-__all__ = ["best_answer", "best_take", "can_beat", "choose", "hand_cost"]
+__all__ = [
+    "FIRST",
+    "STYLE",
+    "Style",
+    "best_answer",
+    "best_take",
+    "can_beat",
+    "choose",
+    "hand_cost",
+]

@@ -19,6 +19,20 @@ seats: each node's children are moves of the seat to move there, chosen by UCB o
 
 The move played is the root's most visited child. Rollouts stop at the hand's end:
 the next deal is pure chance and the reward already says who gained.
+
+What a search plays with is its :class:`Settings`. :data:`CURRENT` (levels ``search``
+and ``expert``) improves on version 0.2's search (:data:`FIRST`, level ``search-v1``):
+
+* **Opponent model.** Deals are drawn from a pool of uniform samples resampled by how
+  likely each makes the opponents' plays and passes (:mod:`.inference`).
+* **A reward that knows the game.** At the hand's end the seat's reward is its chance
+  of winning the game (exact when the game ends: one hand, or the target reached;
+  else estimated from the totals and the points still to come), plus a small part of
+  the hand's margin so that a lost or won game still prefers the better hand.
+* **Ties and certain wins.** A finishing lead or a play that empties the hand is
+  always taken (the seat scores nothing this hand); among equally visited moves the
+  better mean wins, then the heuristic's move, never merely the first legal one.
+* Rollouts use the current heuristic (:data:`~.policy.STYLE`).
 """
 
 from __future__ import annotations
@@ -27,12 +41,18 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
 
 from ..rules import Action, Game, HandEnd, View
 from ..rules.cards import deck_mask
 from ..rules.game import OVER
 from ..rules.position import HandSampler
 from .base import Bot, Budget
+from .inference import MODEL, OpponentModel, weighted_deals
+from .knowledge import Knowledge
+from .policy import FIRST as FIRST_STYLE
+from .policy import STYLE, Style
 from .policy import choose as policy_choose
 
 EXPLORATION = 0.3
@@ -42,6 +62,32 @@ WIDENING = 1.0
 children, the heuristic's move first, so that iterations are not spent on every
 far-fetched reply of every opponent."""
 REWARD_SCALE = 0.1
+MARGIN_SHARE = 0.25
+"""Part of the game-aware reward taken by the hand's margin (scaled as in version 0.2)."""
+HAND_SPREAD = 2.5
+"""Rough spread of one seat's points in one hand, for the chance of winning a game."""
+POOL = 128
+"""Uniform deals drawn per decision and resampled by the opponent model."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What one version of the search plays with."""
+
+    style: Style
+    """The heuristic of the rollouts and of the first expansion."""
+    game_reward: bool
+    """Reward the chance of winning the game (else: the hand's margin alone)."""
+    model: OpponentModel | None
+    """The opponent model weighting deals (``None``: uniform deals)."""
+    sure_wins: bool
+    """Always take a finishing lead or a play that empties the hand; break ties sensibly."""
+
+
+FIRST: Final = Settings(style=FIRST_STYLE, game_reward=False, model=None, sure_wins=False)
+"""Version 0.2's search, kept as the level ``search-v1`` for comparison."""
+CURRENT: Final = Settings(style=STYLE, game_reward=True, model=MODEL, sure_wins=True)
+"""The search of the levels ``search`` and ``expert``."""
 
 
 class _Node:
@@ -67,9 +113,15 @@ class SearchBot(Bot):
 
     level = "search"
 
-    def __init__(self, seconds: float | None = 0.5, iterations: int | None = None) -> None:
+    def __init__(
+        self,
+        seconds: float | None = 0.5,
+        iterations: int | None = None,
+        settings: Settings = CURRENT,
+    ) -> None:
         self.seconds = seconds
         self.iterations = iterations
+        self.settings = settings
 
     def choose(
         self, view: View, legal: Sequence[Action], budget: Budget, rng: random.Random
@@ -83,22 +135,53 @@ class SearchBot(Bot):
         deadline = None if seconds is None else start + seconds
         if view.seat is None or view.to_move != view.seat:
             raise ValueError("a bot decides only for its own seat, on its turn")
-        root = search(view, rng, deadline, iterations)
-        return best_child(root, legal)
+        settings = self.settings
+        if settings.sure_wins:
+            hand = Knowledge.of(view).hand
+            for action in legal:
+                if action.mask == hand:
+                    return action  # a finishing lead or going out: nothing scores less
+        root = search(view, rng, deadline, iterations, settings)
+        if not settings.sure_wins:
+            return best_child(root, legal)
+        return best_child(root, legal, _view_policy(view, legal, settings.style))
 
 
-def best_child(root: _Node, legal: Sequence[Action]) -> Action:
-    """The most visited legal move at the root (the best mean among equals)."""
+def best_child(root: _Node, legal: Sequence[Action], prefer: Action | None = None) -> Action:
+    """The most visited legal move at the root.
+
+    Among equals the best mean wins, then ``prefer`` (the heuristic's move), then the
+    first legal move (version 0.2 knew only the last rule).
+    """
     best = legal[0]
-    best_key = (-1, -math.inf)
+    best_key: tuple[int, float, bool] = (-1, -math.inf, False)
     for action in legal:
         node = root.children.get(action.id)
         if node is None:
             continue
-        key = (node.visits, node.total / node.visits if node.visits else -math.inf)
+        mean = node.total / node.visits if node.visits else -math.inf
+        key = (node.visits, mean, action == prefer)
         if key > best_key:
             best_key, best = key, action
     return best
+
+
+def _view_policy(view: View, legal: Sequence[Action], style: Style) -> Action:
+    """The heuristic's move from the seat's view (the tie-break of the root)."""
+    k = Knowledge.of(view)
+    return policy_choose(
+        k.seat,
+        k.players,
+        k.decision,
+        k.hand,
+        k.table,
+        k.table_player,
+        k.beaten,
+        k.others,
+        k.sizes,
+        legal,
+        style,
+    )
 
 
 def search(
@@ -106,6 +189,7 @@ def search(
     rng: random.Random,
     deadline: float | None,
     iterations: int | None,
+    settings: Settings = CURRENT,
 ) -> _Node:
     """Run ISMCTS until the deadline or the iteration count; return the root."""
     sampler = HandSampler.of(view)
@@ -113,6 +197,10 @@ def search(
     deck = deck_mask((c for c in range(6) if c not in base.removed), base.options.goat)
     root = _Node(-1)
     hand_number = base.hand_number
+    pool: list[list[int]] = []
+    cumulative: list[float] = []
+    if settings.model is not None and (iterations is None or iterations > 1):
+        pool, cumulative = weighted_deals(view, rng, POOL, settings.model, sampler)
     done = 0
     while True:
         if iterations is not None and done >= iterations:
@@ -121,13 +209,21 @@ def search(
             break
         if iterations is None and deadline is None:
             break
-        game = base.with_hands(sampler.draw(rng), history=False)
-        _iterate(root, game, deck, hand_number, rng)
+        hands = rng.choices(pool, cum_weights=cumulative)[0] if pool else sampler.draw(rng)
+        game = base.with_hands(hands, history=False)
+        _iterate(root, game, deck, hand_number, rng, settings)
         done += 1
     return root
 
 
-def _iterate(root: _Node, game: Game, deck: int, hand_number: int, rng: random.Random) -> None:
+def _iterate(
+    root: _Node,
+    game: Game,
+    deck: int,
+    hand_number: int,
+    rng: random.Random,
+    settings: Settings,
+) -> None:
     node = root
     path = []
     while game.phase != OVER and game.hand_number == hand_number:
@@ -145,7 +241,7 @@ def _iterate(root: _Node, game: Game, deck: int, hand_number: int, rng: random.R
         if untried and (
             node is root or not tried or len(tried) < WIDENING * math.sqrt(node.visits)
         ):
-            first = _policy(game, deck, legal)
+            first = _policy(game, deck, legal, settings.style)
             action = first if first in untried else untried[rng.randrange(len(untried))]
             child = _Node(game.to_move)
             children[action.id] = child
@@ -164,16 +260,51 @@ def _iterate(root: _Node, game: Game, deck: int, hand_number: int, rng: random.R
         node = children[best_action.id]
         game.apply_unchecked(best_action)
         path.append(node)
-    points = rollout(game, deck, hand_number)
+    points = rollout(game, deck, hand_number, settings.style)
+    rewards = game_rewards(game, points) if settings.game_reward else hand_rewards(points)
+    for node in path:
+        node.visits += 1
+        node.total += rewards[node.mover]
+
+
+def hand_rewards(points: Sequence[int]) -> list[float]:
+    """Per seat, the others' mean points minus its own in this hand (scaled by 1/10)."""
     players = len(points)
     total = sum(points)
-    for node in path:
-        own = points[node.mover]
-        node.visits += 1
-        node.total += REWARD_SCALE * ((total - own) / (players - 1) - own)
+    return [REWARD_SCALE * ((total - own) / (players - 1) - own) for own in points]
 
 
-def _policy(game: Game, deck: int, legal: Sequence[Action]) -> Action:
+def game_rewards(game: Game, points: Sequence[int]) -> list[float]:
+    """Per seat, its chance of winning the game after this hand, plus a part of the margin.
+
+    The chance is rescaled so that a fair share is 0 and a sure win 1. When the game
+    is over it is the seat's share of the victory; otherwise a softmax of the totals
+    whose temperature grows with the hands still to play (about the points left before
+    the target over the points a hand gives).
+    """
+    players = len(points)
+    scores = game.scores
+    if game.phase == OVER:
+        best = min(scores)
+        winners = [s for s in range(players) if scores[s] == best]
+        chances = [1 / len(winners) if s in winners else 0.0 for s in range(players)]
+    else:
+        left = max(1, game.options.target - max(scores))
+        per_hand = max(1.0, sum(points) / players)
+        spread = HAND_SPREAD * math.sqrt(1 + left / per_hand)
+        low = min(scores)
+        exps = [math.exp(-(score - low) / spread) for score in scores]
+        norm = sum(exps)
+        chances = [e / norm for e in exps]
+    margins = hand_rewards(points)
+    share = MARGIN_SHARE
+    return [
+        (1 - share) * (players * chance - 1) / (players - 1) + share * margin
+        for chance, margin in zip(chances, margins, strict=True)
+    ]
+
+
+def _policy(game: Game, deck: int, legal: Sequence[Action], style: Style) -> Action:
     """The heuristic move of the seat to move, judged from what that seat could know."""
     if len(legal) == 1:
         return legal[0]
@@ -197,17 +328,28 @@ def _policy(game: Game, deck: int, legal: Sequence[Action]) -> Action:
         deck & ~seen,
         [h.bit_count() for h in hands],
         legal,
+        style,
     )
 
 
-def rollout(game: Game, deck: int, hand_number: int) -> tuple[int, ...]:
+def rollout(game: Game, deck: int, hand_number: int, style: Style = STYLE) -> tuple[int, ...]:
     """Play the hand out with the heuristic policy; return each seat's points for it."""
     while game.phase != OVER and game.hand_number == hand_number:
-        game.apply_unchecked(_policy(game, deck, game.legal_actions()))
+        game.apply_unchecked(_policy(game, deck, game.legal_actions(), style))
     for event in reversed(game.history):
         if isinstance(event, HandEnd):
             return event.points
     raise AssertionError("a rollout ended without a hand end")
 
 
-__all__ = ["SearchBot", "rollout", "search"]
+__all__ = [
+    "CURRENT",
+    "FIRST",
+    "SearchBot",
+    "Settings",
+    "best_child",
+    "game_rewards",
+    "hand_rewards",
+    "rollout",
+    "search",
+]

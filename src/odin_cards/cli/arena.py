@@ -384,11 +384,24 @@ def arena_command(
         typer.Option("--records", help="Write every game's record here (for odin replay)."),
     ] = None,
     game: opt.GameKey = "odin",
+    ladder: Annotated[
+        bool,
+        typer.Option(
+            "--ladder",
+            help="Rate the levels (weakest first) on a ladder: each heads-up against the one"
+            " before, a rung stopping when a sequential test (SPRT) decides or after --games.",
+        ),
+    ] = False,
+    delta: Annotated[
+        float,
+        typer.Option("--delta", help="Ladder: the SPRT tells win shares 0.5±delta apart."),
+    ] = 0.1,
 ) -> None:
     """Bots against each other: win share (95% CI), points per hand, rating, think time.
 
     Each deal set is replayed in every seat rotation, so the luck of the deal cancels.
     Ctrl-C stops early and reports the deal sets played in every rotation (exit 130).
+    With --ladder: the levels' ratings, heads-up rung by rung (docs/bots.md).
     """
     from rich import box
     from rich.console import Console
@@ -424,6 +437,17 @@ def arena_command(
                 param_hint="--plot",
             )
         arena_game(rules, bots, games, players, seed, workers, json_file, records)
+        return
+    if ladder:
+        from .ladder import ladder_command
+
+        if players not in (None, 2) or plot_file is not None or records is not None:
+            raise typer.BadParameter(
+                "a ladder is heads-up, without --players, --plot or --records",
+                param_hint="--ladder",
+            )
+        options = opt.make_options(2, target, one_hand, next_leader, first_leader, colours, goat)
+        ladder_command(bots, games, seed, options, workers, json_file, delta)
         return
     console = Console(highlight=False, stderr=json_file == STDOUT)
     try:

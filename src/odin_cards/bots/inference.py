@@ -1,0 +1,217 @@
+"""The opponent model: how likely each sampled deal makes what the opponents did this hand.
+
+A uniform sample of the hidden cards ignores what the opponents' plays and passes
+reveal: a seat that passed on a single 3 rarely held a 9, a leader who could have
+played a finishing lead did not hold one, a leader tends to lead the card whose loss
+leaves the best hand. :class:`OpponentModel` scores one deal by the probability it
+gives, under these rules of thumb, to every public action of every other seat since
+the hand was dealt; :func:`weighted_deals` draws deals uniformly (the rules' sampler)
+and resamples them by that score, so the search's determinizations follow what the
+seat has seen (sampling-importance-resampling).
+
+Each seat's hand at each of its past decisions is rebuilt from the deal by undoing
+the plays and takes that followed; only the public history is read, so the weights
+depend on nothing a seat may not know. How much probability the model gives the
+true hands, compared with the uniform sampler, is measured by :func:`true_deal_gain`
+(see docs/bots.md).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from ..rules import View
+from ..rules.actions import PLAY_BY_MASK
+from ..rules.cards import mask_of, parse_card
+from ..rules.position import HandSampler
+from .hand import is_one_set
+from .policy import can_beat, hand_cost
+
+LEAD_STEP, FOLLOW_STEP, PASS_STEP, TAKE_STEP = 0, 1, 2, 3
+"""The kinds of :class:`Step`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One public action of the hand, as the model reads it."""
+
+    kind: int
+    seat: int
+    mask: int
+    """The cards played, or the card taken (0 for a pass)."""
+    size: int
+    """For a pass: the size of the set on the table."""
+    value: int
+    """For a pass: the value of the set on the table."""
+
+
+def hand_steps(view: View) -> tuple[Step, ...]:
+    """The public actions of the current hand in order (plays, passes, takes)."""
+    history = view.history
+    start = 0
+    for index in range(len(history) - 1, -1, -1):
+        if history[index].get("type") == "deal":
+            start = index
+            break
+    steps: list[Step] = []
+    table_size = 0
+    table_value = 0
+    for event in history[start:]:
+        kind = event.get("type")
+        if kind == "round":
+            table_size = 0
+        elif kind == "play":
+            cards = mask_of(parse_card(c) for c in event["cards"])
+            lead = table_size == 0
+            steps.append(Step(LEAD_STEP if lead else FOLLOW_STEP, event["seat"], cards, 0, 0))
+            table_size = cards.bit_count()
+            table_value = int(event["value"])
+        elif kind == "pass":
+            steps.append(Step(PASS_STEP, event["seat"], 0, table_size, table_value))
+        elif kind == "take":
+            steps.append(Step(TAKE_STEP, event["seat"], mask_of([parse_card(event["card"])]), 0, 0))
+    return tuple(steps)
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentModel:
+    """Hand-written likelihoods of an opponent's public actions given their hand.
+
+    The figures were fitted by :func:`true_deal_gain` on recorded games between the
+    project's bots (docs/bots.md gives the command and the result).
+    """
+
+    pass_when_able: float = 0.25
+    """Probability of a pass by a seat that could have beaten the table."""
+    pass_when_out: float = 0.05
+    """... by a seat whose whole hand beats the table (it could have gone out)."""
+    single_when_finishing: float = 0.05
+    """Probability of leading a single while holding a finishing lead."""
+    lead_sharpness: float = 2.0
+    """How strongly leads follow the heuristic's judgement (a softmax over hand costs)."""
+
+    def log_weight(self, hands: Sequence[int], steps: Sequence[Step], observer: int) -> float:
+        """Log-probability of the other seats' ``steps`` if the deal now is ``hands``."""
+        current = list(hands)
+        for step in reversed(steps):  # undo the hand to its deal
+            if step.kind == TAKE_STEP:
+                current[step.seat] &= ~step.mask
+            else:
+                current[step.seat] |= step.mask
+        total = 0.0
+        for step in steps:
+            seat = step.seat
+            hand = current[seat]
+            if step.kind == TAKE_STEP:
+                current[seat] = hand | step.mask
+                continue
+            if step.kind != PASS_STEP:
+                current[seat] = hand & ~step.mask
+            if seat == observer:
+                continue
+            if step.kind == PASS_STEP:
+                total += self._pass(hand, step)
+            elif step.kind == LEAD_STEP:
+                total += self._lead(hand, step.mask)
+        return total
+
+    def _pass(self, hand: int, step: Step) -> float:
+        size = hand.bit_count()
+        if not can_beat(hand, size, step.size, step.value):
+            return 0.0
+        goes_out = size == step.size + 1 or (
+            size == step.size and PLAY_BY_MASK[hand].value > step.value
+        )
+        if goes_out and is_one_set(hand):
+            return math.log(self.pass_when_out)
+        return math.log(self.pass_when_able)
+
+    def _lead(self, hand: int, led: int) -> float:
+        if led.bit_count() > 1:
+            return 0.0  # a finishing lead: the whole hand, nothing to learn
+        if hand.bit_count() > 1 and is_one_set(hand):
+            return math.log(self.single_when_finishing)
+        sharp = self.lead_sharpness
+        costs = []
+        chosen = 0.0
+        rest = hand
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            cost = hand_cost(hand ^ bit)
+            costs.append(cost)
+            if bit == led:
+                chosen = cost
+        low = min(costs)
+        norm = sum(math.exp(-sharp * (c - low)) for c in costs)
+        return -sharp * (chosen - low) - math.log(norm)
+
+
+MODEL: Final = OpponentModel()
+"""The model the search uses."""
+
+
+def weighted_deals(
+    view: View,
+    rng: random.Random,
+    count: int,
+    model: OpponentModel = MODEL,
+    sampler: HandSampler | None = None,
+) -> tuple[list[list[int]], list[float]]:
+    """``count`` deals drawn uniformly, with their cumulative normalised model weights.
+
+    Draw from them with ``rng.choices(deals, cum_weights=cumulative)``.
+    """
+    assert view.seat is not None
+    sampler = sampler or HandSampler.of(view)
+    steps = hand_steps(view)
+    deals = [sampler.draw(rng) for _ in range(count)]
+    logs = [model.log_weight(d, steps, view.seat) for d in deals]
+    top = max(logs)
+    cumulative = []
+    running = 0.0
+    for log in logs:
+        running += math.exp(log - top)
+        cumulative.append(running)
+    return deals, cumulative
+
+
+def true_deal_gain(
+    view: View,
+    true_hands: Sequence[int],
+    rng: random.Random,
+    samples: int = 200,
+    model: OpponentModel = MODEL,
+) -> float:
+    """How much more probability (natural log) the model gives the true deal than uniform.
+
+    Among deals consistent with the view the uniform sampler gives each the same
+    probability; the model's probability of a deal is its weight over the mean weight
+    of a uniform deal (estimated from ``samples`` draws). 0 means no better than
+    uniform; positive, the model points towards the true hands.
+    """
+    assert view.seat is not None
+    steps = hand_steps(view)
+    sampler = HandSampler.of(view)
+    logs = [model.log_weight(sampler.draw(rng), steps, view.seat) for _ in range(samples)]
+    top = max(logs)
+    mean = top + math.log(sum(math.exp(x - top) for x in logs) / samples)
+    return model.log_weight(true_hands, steps, view.seat) - mean
+
+
+__all__ = [
+    "FOLLOW_STEP",
+    "LEAD_STEP",
+    "MODEL",
+    "PASS_STEP",
+    "TAKE_STEP",
+    "OpponentModel",
+    "Step",
+    "hand_steps",
+    "true_deal_gain",
+    "weighted_deals",
+]

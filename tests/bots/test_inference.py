@@ -1,0 +1,80 @@
+"""The opponent model: what plays and passes reveal, and that it points at the true hands."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import statistics
+
+from odin_cards.bots import Budget, HeuristicBot, ask
+from odin_cards.bots.inference import (
+    LEAD_STEP,
+    MODEL,
+    PASS_STEP,
+    Step,
+    hand_steps,
+    true_deal_gain,
+    weighted_deals,
+)
+from odin_cards.rules import Game, Options, parse_action
+from odin_cards.rules.cards import mask_of, parse_card
+from odin_cards.rules.position import HandSampler
+
+from .positions import positions
+
+
+def m(text: str) -> int:
+    return mask_of(parse_card(c) for c in text.split())
+
+
+def test_a_pass_that_could_have_beaten_the_table_is_less_likely() -> None:
+    game = Game.new(2, Options(one_hand=True), seed=9)
+    leader = game.to_move
+    game.apply(min(game.legal_actions(), key=lambda a: a.value))
+    game.apply(parse_action("pass"))
+    steps = hand_steps(game.view(leader))
+    assert [s.kind for s in steps] == [LEAD_STEP, PASS_STEP]
+    # A pass on a 9: only a seat holding a pair could have beaten it.
+    nine = (Step(LEAD_STEP, 0, m("G9"), 0, 0), Step(PASS_STEP, 1, 0, 1, 9))
+    loose = MODEL.log_weight([m("B2"), m("B1 R2 P3")], nine, 0)
+    pair = MODEL.log_weight([m("B2"), m("B1 B3 P3")], nine, 0)
+    out = MODEL.log_weight([m("B2"), m("B1 B3")], nine, 0)
+    assert loose == 0 > pair > out  # it could go out with B1 B3 and passed: least likely
+
+
+def test_the_observers_own_actions_are_never_weighed() -> None:
+    game = Game.new(2, Options(one_hand=True), seed=9)
+    leader = game.to_move
+    game.apply(game.legal_actions()[0])
+    steps = hand_steps(game.view(1 - leader))
+    assert steps and MODEL.log_weight(list(game.hands), steps, leader) == 0
+
+
+def test_weighted_deals_are_consistent_with_the_view() -> None:
+    rng = random.Random(2)
+    for game in positions(30, seed=5):
+        view = game.view(game.to_move)
+        deals, cumulative = weighted_deals(view, rng, 16)
+        assert len(deals) == len(cumulative) == 16
+        assert all(b >= a for a, b in itertools.pairwise(cumulative))
+        assert cumulative[-1] >= 1.0  # the most likely deal has weight 1
+        sampler = HandSampler.of(view)
+        for hands in deals:
+            assert [h.bit_count() for h in hands] == list(view.hand_sizes)
+            assert hands[game.to_move] == sampler.base[game.to_move]
+
+
+def test_the_model_gives_the_true_hands_more_probability_than_uniform() -> None:
+    rng = random.Random(3)
+    gains = []
+    for index in range(12):
+        game = Game.new(2, Options(one_hand=True), seed=f"infer:{index}")
+        bots = [HeuristicBot(), HeuristicBot()]
+        step = 0
+        while not game.is_over:
+            seat = game.to_move
+            if step % 3 == 0:
+                gains.append(true_deal_gain(game.view(seat), game.hands, rng, 60))
+            game.apply(ask(bots[seat], game, Budget(), random.Random(step)))
+            step += 1
+    assert statistics.mean(gains) > 0.1
