@@ -135,3 +135,18 @@ def test_a_person_leaves_and_takes_the_seat_back(browser: Browser, server: str) 
     expect(mine).to_have_count(0)
     expect(bob.get_by_test_id("leave")).to_be_visible()
     bob.context.close()
+
+
+def test_the_replay_says_which_moves_a_bot_made_for_a_person(browser: Browser, server: str) -> None:
+    table_id, tokens = seated_table(server, 2)
+    watcher = context(browser).new_page()
+    watcher.goto(f"{server}/t/{table_id}/watch")
+    for token in tokens:  # both leave: bots play the game out for them
+        post(server, f"/api/tables/{table_id}/leave", {"token": token})
+    watcher.wait_for_function("() => window.odin.table && window.odin.table.status === 'finished'")
+    watcher.goto(f"{server}/t/{table_id}/replay")
+    expect(watcher.get_by_test_id("step")).to_contain_text("1 ")  # the deal
+    watcher.get_by_test_id("next").click()  # the first move
+    expect(watcher.locator(".rp-action")).to_contain_text("played by the bot that took the seat")
+    shoot(watcher, "clock-replay-bot-moves")
+    watcher.context.close()

@@ -32,6 +32,7 @@ export function buildSteps(record) {
     s = { ...s, ...changes };
     steps.push({ ...s, hands: s.hands.map((c) => [...c]), scores: [...s.scores], table: [...s.table], beaten: [...s.beaten], discards: [...s.discards] });
   };
+  let number = 0; // the action's number in the game's log (record.moves_by names some)
   for (const event of record.events) {
     if (event.deal) {
       snap({
@@ -56,7 +57,7 @@ export function buildSteps(record) {
     const verb = words[0];
     const cards = words.slice(1);
     const hands = s.hands.map((c) => [...c]);
-    const action = { seat, text: event.action };
+    const action = { seat, text: event.action, number: number++ };
     if (verb === "play") {
       hands[seat] = hands[seat].filter((c) => !cards.includes(c));
       if (!hands[seat].length) {

@@ -81,9 +81,17 @@ function toggleAuto(button) {
 function noteText(step) {
   if (step.note) {
     const name = nameOf(step.note.seat);
-    return t(step.note.key, { name, n: step.hand });
+    return t(step.note.key, { name, n: step.hand }) + byText(step);
   }
-  return "";
+  return byText(step).trim();
+}
+
+/** " (a stand-in's move)" for a move not made by its seat's person (record.moves_by). */
+function byText(step) {
+  if (!step.action) return "";
+  const mark = (R.record.moves_by || []).find((m) => m.number === step.action.number);
+  if (!mark) return "";
+  return " " + t(mark.by === "stand-in" ? "rp_by_stand_in" : "rp_by_bot");
 }
 
 /** The game's statistics and points chart under the board (statistics.js), built once. */
