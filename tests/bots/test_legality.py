@@ -60,7 +60,7 @@ def test_search_levels_play_legally(players: int, options: Options) -> None:
 
 
 def test_levels_are_registered_for_a_lobby() -> None:
-    assert list(LEVELS)[:4] == ["random", "heuristic", "search", "expert"]
+    assert list(LEVELS)[:5] == ["random", "heuristic", "search-v1", "search", "expert"]
     for key, level in LEVELS.items():
         assert key == level.key == key.lower()
         assert level.name and level.description.endswith(".")

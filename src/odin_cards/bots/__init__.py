@@ -40,6 +40,13 @@ LEVELS: dict[str, Level] = {
             Budget(),
         ),
         Level(
+            "search-v1",
+            "Search (v0.2)",
+            "Version 0.2's search, half a second a move: kept to measure the new one against.",
+            partial(SearchBot, seconds=0.5, settings=FIRST),
+            Budget(seconds=0.5),
+        ),
+        Level(
             "search",
             "Search",
             "Thinks half a second a move, trying out many possible deals of the hidden cards.",
@@ -52,13 +59,6 @@ LEVELS: dict[str, Level] = {
             "The search with four times longer to think (about 2 seconds a move).",
             partial(SearchBot, seconds=2.0),
             Budget(seconds=2.0),
-        ),
-        Level(
-            "search-v1",
-            "Search (v0.2)",
-            "Version 0.2's search, half a second a move: kept to measure the new one against.",
-            partial(SearchBot, seconds=0.5, settings=FIRST),
-            Budget(seconds=0.5),
         ),
     )
 }
