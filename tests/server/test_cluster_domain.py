@@ -208,6 +208,31 @@ async def test_a_seat_whose_answer_was_lost_is_still_the_askers(processes: Proce
     assert listener.of("welcome")[0]["seat"] == 0
 
 
+async def test_a_seat_whose_answer_was_lost_while_the_table_moved_here_is_the_askers(
+    processes: Processes,
+) -> None:
+    """The owner seats the person but its answer is lost, and the table then moves to the
+    asking process: taking the seat there must find it the asker's, not "taken" (seen as
+    409s in bench/load.py under load)."""
+    owned = await processes.a.create(2, {}, {"first_leader": 0})
+    replica = await processes.b.get(owned.id)
+    router = processes.hub.routers["b"]
+    ask = router.request
+
+    async def answered_then_moved(
+        process: str, message: dict[str, object], timeout: float
+    ) -> object:
+        await ask(process, message, timeout)
+        await processes.a.peers.hand_over()  # e.g. a SIGTERM right after the seat
+        raise TimeoutError("the answer was lost")
+
+    router.request = answered_then_moved  # type: ignore[method-assign]
+    token = await processes.b.take_seat(replica, 0, "Ann")
+    assert replica.owned and replica.seats[0].name == "Ann"
+    listener = await processes.watch(processes.b, owned.id, token)
+    assert listener.of("welcome")[0]["seat"] == 0
+
+
 async def test_a_replica_that_missed_the_last_action_reads_it_when_the_game_ends(
     processes: Processes,
 ) -> None:

@@ -568,6 +568,8 @@ class Hall:
                 raise DomainError("no_seat", f"this table has seats 0 to {table.players - 1}")
             if table.status == "expired":
                 raise DomainError("expired", "nobody joined this table for too long; it closed")
+            if table.seats[seat].token_hash == digest:
+                return  # an earlier try of this request seated them (its answer was lost)
             check_seat_open(table, seat)
             if table.seats[seat].taken:
                 raise DomainError("taken", f"seat {seat} is taken")
