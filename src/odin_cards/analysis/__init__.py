@@ -17,7 +17,7 @@ from .annotate import (
     analyse_record,
     verdict_of,
 )
-from .engine import MoveValue, hint_of, move_values
+from .engine import MoveValue, move_values
 
 __all__ = [
     "BLUNDER",
@@ -29,7 +29,6 @@ __all__ = [
     "PlayerSummary",
     "analyse_game",
     "analyse_record",
-    "hint_of",
     "move_values",
     "verdict_of",
 ]

@@ -1,22 +1,29 @@
 """What each legal move is worth to one seat, as the strongest level's search sees it.
 
-The one adapter between analysis (and hints) and the bots: it runs the search
-(:func:`odin_cards.bots.search.search`) on the seat's :class:`View` alone, for a fixed number
-of iterations and with dice seeded by the caller, so the same view always gets the same
-answer whatever the hidden hands really were. A move's value is the search's mean reward
-for it turned back into points: the opponents' mean points minus the seat's own at the end
-of the hand (higher is better for the seat). The preferred move is the one the search would
-play (its most visited move).
+The one adapter between analysis and the bots: it runs the strongest levels' search
+(:func:`odin_cards.bots.search.search` with :data:`~odin_cards.bots.search.CURRENT`: its
+opponent model, rollout policy and sure wins) on the seat's :class:`View` alone, for a fixed
+number of iterations and with dice seeded by the caller, so the same view always gets the
+same answer whatever the hidden hands really were. One change: the reward is the hand's
+margin alone (``game_reward=False``), so that a move's value reads in points: the
+opponents' mean points minus the seat's own at the end of the hand (higher is better for
+the seat). The preferred move is what the search plays: a move that empties the hand if
+there is one, else its most visited move.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Final
 
-from ..bots.search import REWARD_SCALE, best_child, search
+from ..bots.knowledge import Knowledge
+from ..bots.search import CURRENT, REWARD_SCALE, best_child, search
 from ..rules import Action, View
+
+SETTINGS: Final = replace(CURRENT, game_reward=False)
+"""The strongest levels' search, rewarded by the hand's margin in points."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +49,10 @@ def move_values(
         raise ValueError("a move is judged only for the seat to move, from its own view")
     if len(legal) < 2:
         raise ValueError("a forced move has nothing to judge")
-    root = search(view, rng, None, max(iterations, len(legal)))
-    preferred = best_child(root, legal)
+    root = search(view, rng, None, max(iterations, len(legal)), SETTINGS)
+    hand = Knowledge.of(view).hand
+    going_out = [action for action in legal if action.mask == hand]
+    preferred = going_out[0] if going_out else best_child(root, legal)
     values: list[MoveValue] = []
     for action in legal:
         node = root.children.get(action.id)
@@ -57,11 +66,4 @@ def move_values(
     return preferred, values
 
 
-def hint_of(view: View, legal: Sequence[Action], iterations: int, seed: int) -> Action:
-    """The move the search prefers for the seat of ``view`` (the only move when forced)."""
-    if len(legal) == 1:
-        return legal[0]
-    return move_values(view, legal, iterations, random.Random(seed))[0]
-
-
-__all__ = ["MoveValue", "hint_of", "move_values"]
+__all__ = ["SETTINGS", "MoveValue", "move_values"]
