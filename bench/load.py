@@ -8,8 +8,8 @@ on 127.0.0.1:5432 (created and dropped; ``--sqlite`` runs ``one`` on a SQLite fi
 instead, ``--database-url`` on a database of yours). It creates ``--tables`` tables of
 ``--players`` seats, all taken by clients of this script (no server-side bots), and lets
 every client play: when its seat is to move it waits a think time, then sends a random
-legal action. A finished game is followed by "play again", so every table plays for the
-whole run.
+legal action. A finished game is followed by a rematch (every seat accepts), so every
+table plays for the whole run.
 
 Per setup it prints the action round trip (act sent -> the update it caused received)
 p50/p90/p99/max, actions per second, the CPU of every server process (and of nginx, and
@@ -157,14 +157,16 @@ class Seat:
             await connection.send(json.dumps(message))
 
     async def _again(self, agains: dict[str, asyncio.Future[str]]) -> str:
-        """Play again: one request per table (seat 0's), every seat follows to the new table."""
+        """A rematch: every seat accepts; the answer that starts the next table tells every
+        seat where it is."""
         future = agains.setdefault(self.table, asyncio.get_running_loop().create_future())
-        if self.seat == 0:
-            async with httpx.AsyncClient(base_url=self.base, timeout=60) as http:
-                answer = await http.post(
-                    f"/api/tables/{self.table}/again", json={"token": self.token}
-                )
-                future.set_result(answer.json()["table"]["id"])
+        async with httpx.AsyncClient(base_url=self.base, timeout=60) as http:
+            answer = await http.post(
+                f"/api/tables/{self.table}/rematch", json={"token": self.token, "answer": "accept"}
+            )
+        following = answer.json()["rematch"]["next_table"]
+        if following is not None and not future.done():
+            future.set_result(following)
         return await future
 
 

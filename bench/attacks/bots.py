@@ -84,8 +84,10 @@ async def _person(
                 over = await _play(ws, rng, deadline, latencies, info)
             if not over:
                 return
-            again = await http.post(f"/api/tables/{table}/again", json={"token": token})
-            table = again.json()["table"]["id"]
+            again = await http.post(
+                f"/api/tables/{table}/rematch", json={"token": token, "answer": "accept"}
+            )
+            table = again.json()["rematch"]["next_table"]
             info["games"] += 1
 
 

@@ -267,8 +267,8 @@ def test_two_people_and_a_bot_play_a_hand(
         final_shot = artifacts / "final-desktop.png"
         ann.screenshot(path=str(final_shot), full_page=True)
         _no_horizontal_overflow(bob)
-        expect(ann.get_by_test_id("again")).to_be_visible()
-        expect(watcher.get_by_test_id("again")).to_have_count(0)
+        expect(ann.get_by_test_id("rematch-accept")).to_be_visible()
+        expect(watcher.get_by_test_id("rematch-accept")).to_have_count(0)
         assert turns > 0
 
         # The replay page steps through the finished game, every hand shown.
@@ -289,12 +289,15 @@ def test_two_people_and_a_bot_play_a_hand(
         replay_shot = artifacts / "replay-desktop.png"
         replay.screenshot(path=str(replay_shot), full_page=True)
 
-        # Play again: Bob starts the next game; Ann is offered to join it; same seats.
-        bob.get_by_test_id("again").tap()
+        # A rematch: both accept; each is offered to join the next game; same seats.
+        bob.get_by_test_id("rematch-accept").tap()
+        expect(ann.get_by_test_id("rematch-1")).to_have_attribute("data-answer", "accept")
+        ann.get_by_test_id("rematch-accept").click()
+        bob.get_by_test_id("rematch-go").tap()
         bob.wait_for_url(re.compile(r"/t/(?!" + re.escape(table_id) + r")[^/]+$"))
         expect(bob.get_by_test_id("hand").locator("button.card")).to_have_count(9)
-        expect(ann.get_by_test_id("again")).to_have_text("Join the next game")
-        ann.get_by_test_id("again").click()
+        expect(ann.get_by_test_id("rematch-go")).to_have_text("Join the next game")
+        ann.get_by_test_id("rematch-go").click()
         ann.wait_for_url(bob.url)
         expect(ann.get_by_test_id("hand").locator("button.card")).to_have_count(9)
         assert ann.evaluate("window.odin.seat") == 0 and bob.evaluate("window.odin.seat") == 1

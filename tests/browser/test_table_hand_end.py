@@ -192,7 +192,7 @@ def test_the_game_end_screen(page: Page, artifacts: Path, request: pytest.Fixtur
     stats = page.get_by_test_id("game-stats")
     expect(stats).to_contain_text(f"({hands} hand")
     expect(stats.locator("tbody tr")).to_have_count(2)
-    expect(page.get_by_test_id("again")).to_be_visible()
+    expect(page.get_by_test_id("rematch-accept")).to_be_visible()
     expect(final.get_by_role("link", name="Replay")).to_be_visible()
     page.screenshot(path=str(artifacts / f"table-game-end-{theme}-{size}.png"))
     assert _serious(page) == []

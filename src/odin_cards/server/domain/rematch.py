@@ -130,7 +130,11 @@ class Rematches:
                 raise DomainError("not_finished", "the game is still being played")
             if table.seats[seat].name is None:
                 raise DomainError("unauthorized", "only a player of this table answers a rematch")
-            state = await self.state(table)
+            try:  # as stored, not as cached: a new owner may have missed answers
+                state = await store.rematch_of(table.id) or {}
+            except StoreUnavailable:
+                raise DomainError("unavailable", "the rematch cannot be read now") from None
+            self._states[table.id] = state
             if table.next_table is not None:
                 return rematch_json(table, state)  # it started: answers are closed
             answers = {**state.get("answers", {}), str(seat): answer}

@@ -16,7 +16,8 @@ function newId() {
 export class Connection {
   /**
    * handlers: welcome(msg), update(msg), ack(msg), error(msg, {resent}), table(msg),
-   * status("connecting" | "open" | "closed" | "reconnecting", attempt)
+   * status("connecting" | "open" | "closed" | "reconnecting", attempt), and one for any
+   * other message type the page listens to (chat, rematch...)
    * getVersion(): the last version the page has seen (or null).
    */
   constructor(tableId, token, handlers, getVersion) {
@@ -168,6 +169,8 @@ export class Connection {
         this.handlers.table(msg);
         break;
       default:
+        // Messages of other parts of the page (chat, rematch...), by type, if it listens.
+        if (Object.hasOwn(this.handlers, msg.type)) this.handlers[msg.type](msg);
         break;
     }
   }

@@ -1,0 +1,168 @@
+"""Chat and rematch in real Chromium (issue #9): two players and a spectator chat (text,
+reactions, a spectator not heard by the players, a mute that outlives a reload), the chat
+in the replay among the moves, and a rematch where one player declines.
+
+Screenshots for the closing note go to docs/screenshots/never-stall/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "never-stall"
+SCREEN: ViewportSize = {"width": 1280, "height": 800}
+
+
+def _post(server: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        f"{server}{path}",
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        data: dict[str, Any] = json.loads(answer.read())
+        return data
+
+
+def _context(browser: Browser) -> BrowserContext:
+    context = browser.new_context(viewport=SCREEN, locale="en-GB")
+    context.set_default_timeout(15_000)
+    return context
+
+
+def _open(
+    context: BrowserContext, server: str, path: str, seats: dict[str, Any], errors: list[str]
+) -> Page:
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+    page.goto(f"{server}/")
+    page.evaluate("(s) => localStorage.setItem('odin.seats', JSON.stringify(s))", seats)
+    page.goto(f"{server}{path}")
+    page.wait_for_function("() => window.odin && window.odin.state")
+    return page
+
+
+def _say(page: Page, text: str) -> None:
+    page.get_by_test_id("chat-input").fill(text)
+    page.get_by_test_id("chat-send").click()
+
+
+def _lines(page: Page) -> list[str]:
+    texts: list[str] = page.locator('[data-testid="chat-lines"] .chat-text').all_inner_texts()
+    return texts
+
+
+def _move(pages: list[Page], moves: int) -> None:
+    """Play ``moves`` moves (or to the end) through the pages' own connections: whoever
+    is to move plays its first legal action; then wait until every page has seen it."""
+    for _ in range(moves):
+        if pages[0].evaluate("Boolean(window.odin.state.outcome)"):
+            return
+        version = pages[0].evaluate("window.odin.version")
+        for page in pages:
+            page.evaluate(
+                """() => { const s = window.odin;
+                if (s.state.to_move === s.seat && s.state.legal.length)
+                    s.connection.act(s.state.legal[0], s.version); }"""
+            )
+        for page in pages:
+            page.wait_for_function("v => window.odin.version > v", arg=version)
+
+
+def test_chat_between_two_players_and_a_spectator_then_a_rematch(
+    browser: Browser, server: str
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    table = _post(server, "/api/tables", {"players": 2, "options": {"one_hand": True}})["table"]
+    table_id = table["id"]
+    ann_token = _post(server, f"/api/tables/{table_id}/seats/0", {"name": "Ann"})["token"]
+    bob_token = _post(server, f"/api/tables/{table_id}/seats/1", {"name": "Bob"})["token"]
+    contexts = [_context(browser) for _ in range(3)]
+    errors: list[str] = []
+    try:
+        ann_seats = {table_id: {"seat": 0, "token": ann_token, "name": "Ann"}}
+        bob_seats = {table_id: {"seat": 1, "token": bob_token, "name": "Bob"}}
+        ann = _open(contexts[0], server, f"/t/{table_id}", ann_seats, errors)
+        bob = _open(contexts[1], server, f"/t/{table_id}", bob_seats, errors)
+        eve = _open(contexts[2], server, f"/t/{table_id}/watch", {}, errors)
+
+        # Text is shown as written: markup stays text.
+        _say(ann, "Hello <b>Bob</b>")
+        expect(bob.locator(".chat-text").first).to_have_text("Hello <b>Bob</b>")
+        assert bob.locator('[data-testid="chat-lines"] b').count() == 0
+        bob.get_by_test_id("react-gg").click()
+        expect(ann.locator(".chat-text.reaction")).to_have_text("✌ Good game")
+        # A spectator: heard by spectators only (this table keeps the default).
+        expect(eve.get_by_test_id("chat-name")).to_be_visible()
+        expect(ann.get_by_test_id("chat-name")).to_be_hidden()
+        eve.get_by_test_id("chat-name").fill("Eve")
+        _say(eve, "Go Ann!")
+        expect(eve.locator(".chat-line", has_text="Go Ann!")).to_contain_text("Eve")
+        _move([ann, bob], 3)
+        _say(ann, "halfway")
+        expect(eve.locator(".chat-text", has_text="halfway")).to_be_visible()
+        expect(bob.locator(".chat-text", has_text="halfway")).to_be_visible()
+        assert "Go Ann!" not in _lines(bob) and "Go Ann!" not in _lines(ann)
+        eve.screenshot(path=str(SHOTS / "chat-reactions.png"))
+
+        # Bob mutes Ann; the page remembers it across a reload.
+        bob.locator('.chat-line[data-author="s0"] [data-testid="chat-mute"]').first.click()
+        expect(bob.locator('.chat-line[data-author="s0"]')).to_have_count(0)
+        _say(ann, "are you there?")
+        expect(eve.locator(".chat-text", has_text="are you there?")).to_be_visible()
+        bob.reload()
+        bob.wait_for_function("() => window.odin && window.odin.state")
+        expect(bob.get_by_test_id("chat-unmute")).to_have_text("Show Ann again")
+        expect(bob.locator(".chat-text", has_text="✌ Good game")).to_be_visible()
+        assert not any("Hello" in line or "are you there" in line for line in _lines(bob))
+        bob.get_by_test_id("chat-unmute").click()
+        _say(ann, "welcome back")
+        expect(bob.locator(".chat-text", has_text="welcome back")).to_be_visible()
+
+        # The game ends; Ann accepts a rematch, Bob declines: a bot takes his seat.
+        _move([ann, bob], 500)
+        expect(ann.get_by_test_id("rematch")).to_be_visible()
+        expect(eve.get_by_test_id("rematch-accept")).to_have_count(0)
+        ann.get_by_test_id("rematch-accept").click()
+        expect(bob.get_by_test_id("rematch-0")).to_have_attribute("data-answer", "accept")
+        expect(eve.get_by_test_id("rematch-1")).to_have_attribute("data-answer", "waiting")
+        ann.get_by_test_id("rematch").scroll_into_view_if_needed()
+        ann.screenshot(path=str(SHOTS / "rematch-accepted.png"))
+        bob.get_by_test_id("rematch-decline").click()
+        expect(ann.get_by_test_id("rematch-1")).to_have_attribute("data-answer", "decline")
+        expect(ann.get_by_test_id("rematch-go")).to_be_visible()
+        expect(bob.get_by_test_id("rematch-watch")).to_be_visible()
+        ann.get_by_test_id("rematch").scroll_into_view_if_needed()
+        ann.screenshot(path=str(SHOTS / "rematch-declined.png"))
+        ann.get_by_test_id("rematch-go").click()
+        ann.wait_for_url(re.compile(r"/t/(?!" + re.escape(table_id) + r")[^/]+$"))
+        ann.wait_for_function("() => window.odin && window.odin.state")
+        assert ann.evaluate("window.odin.seat") == 0
+        seats = ann.evaluate("window.odin.table.seats.map((s) => [s.name, s.bot])")
+        assert seats == [["Ann", None], [None, "heuristic"]]
+
+        # The replay shows the chat among the moves.
+        replay = contexts[2].new_page()
+        replay.goto(f"{server}/t/{table_id}/replay")
+        chat = replay.get_by_test_id("replay-chat")
+        expect(chat).to_contain_text("Hello <b>Bob</b>")
+        expect(chat).not_to_contain_text("halfway")  # said after the third move
+        replay.get_by_test_id("last").click()
+        expect(chat).to_contain_text("halfway")
+        expect(chat).to_contain_text("Go Ann!")
+        chat.scroll_into_view_if_needed()
+        replay.screenshot(path=str(SHOTS / "chat-replay.png"))
+        assert errors == []
+    finally:
+        for context in contexts:
+            context.close()
