@@ -80,7 +80,13 @@ async def test_every_rule_option_reaches_the_game(server: Server) -> None:
     async with server.http() as http:
         table = await new_table(http, 2, {1: "random"}, **options)
         assert table["options"] == options
-        assert table["seats"][1] == {"seat": 1, "name": None, "bot": "random", "taken": True}
+        assert table["seats"][1] == {
+            "seat": 1,
+            "name": None,
+            "bot": "random",
+            "taken": True,
+            "locked": False,
+        }
         for key in ("invite_url", "watch_url", "replay_url"):
             assert table[key].startswith(f"/t/{table['id']}")
         assert "seed" not in table

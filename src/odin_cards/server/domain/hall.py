@@ -639,7 +639,6 @@ class Hall:
                     raise DomainError("unauthorized", "this token holds no seat at this table")
             subscriber.seat = seat
             self.broadcaster.join(table.id, subscriber)
-            self.presence.joined(table, subscriber)
             if table.id not in self.tables:  # it left memory since it was looked up
                 self._hold(table)
                 if self.peers is not None:  # and stopped following its owner's log
@@ -655,6 +654,7 @@ class Hall:
                 msg.update(table.version, table.events_json(since), table.state(seat), resync)
             )
             subscriber.version = table.version
+            self.presence.joined(table, subscriber)  # after its welcome: others are told
             await self.chat.welcome(table, subscriber)
             await self.rematches.welcome(table, subscriber)
             self.stand_ins.greet(subscriber, table)
