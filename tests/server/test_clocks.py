@@ -200,6 +200,13 @@ async def test_missed_moves_in_a_row_hand_the_seat_to_a_bot_and_it_is_taken_back
     assert refused.value.code == "unauthorized"
     await world.hall.stand_ins.take_back(table, tokens[0])
     assert table.clock["bots"] == {} and world.db.tables[table.id].clock["bots"] == {}
+    if table.game.current_player == 1:
+        await play_own_move(world, table, 1)
+    await settle()
+    assert table.bot_at(0) is None  # the misses before taking it back no longer count
+    await world.clock.advance(10.5)
+    assert [m.by for m in world.logged(table)][-1] == clocks.STAND_IN  # a miss, one
+    assert table.bot_at(0) is None
     with pytest.raises(DomainError) as again:
         await world.hall.stand_ins.take_back(table, tokens[0])
     assert again.value.code == "not_handed"

@@ -119,7 +119,8 @@ class StandIns:
             self.forget(table.id)
             return
         number = table.game.action_count
-        if clocks.missed_in_a_row(table.stamps, mover) >= clocks.MISSED_LIMIT:
+        back = int(table.clock.get("back", {}).get(str(mover), 0))  # (misses before count not)
+        if clocks.missed_in_a_row(table.stamps[back:], mover) >= clocks.MISSED_LIMIT:
             self.forget(table.id)
             self.hall._spawn(self._hand_quietly(table, mover, "missed"))
             return
@@ -300,7 +301,8 @@ class StandIns:
             bots = {**table.clock.get("bots", {})}
             if bots.pop(str(seat), None) is None:
                 raise DomainError("not_handed", "no bot plays this seat: it is yours already")
-            await self._save(table, {**table.clock, "bots": bots})
+            back = {**table.clock.get("back", {}), str(seat): len(table.stamps)}
+            await self._save(table, {**table.clock, "bots": bots, "back": back})
         self._changed(table)
 
     async def vote_here(self, table: LiveTable, voter: int, seat: int) -> None:
