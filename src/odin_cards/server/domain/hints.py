@@ -82,7 +82,12 @@ class TableHints:
             while len(self._hints) > KEPT:
                 self._hints.popitem(last=False)
         self._hints.move_to_end(table.id)
-        action = await asyncio.shield(known[1])
+        try:
+            action = await asyncio.shield(known[1])
+        except asyncio.CancelledError:
+            if not known[1].cancelled():
+                raise  # this request itself was cancelled
+            raise DomainError("stale", "the game moved on before the hint was ready") from None
         return {"seat": seat, "version": version, "level": level, "action": action}
 
     def forget(self, table_id: str) -> None:
