@@ -112,11 +112,12 @@ def test_the_create_form_has_the_hints_option(browser: Browser, server: str) -> 
         option = page.get_by_test_id("hints-option")
         expect(option).not_to_be_checked()
         option.check()
+        option.scroll_into_view_if_needed()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "lobby-hints-option.png"))
         with page.expect_response("**/api/tables") as created:
             page.locator("#create").click()
         table = created.value.json()["table"]
         assert table["hints"] is True
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / "lobby-hints-option.png"))
     finally:
         page.close()
