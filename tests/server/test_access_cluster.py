@@ -1,0 +1,87 @@
+"""Presence and the creator's powers with two processes (in memory, the fake clock): what
+is asked at a replica is done by the table's owner, and both processes show the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from odin_cards.server.domain.access import new_creator_token
+from odin_cards.server.domain.errors import DomainError
+
+from .fake_clock import FakeClock
+from .test_cluster_domain import Processes
+from .test_domain import until
+
+
+class Stepped(Processes):
+    """The two halls of ``test_cluster_domain`` on a clock that wakes each timer at its
+    own time (heartbeats keep beating while the presence grace runs out)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.clock = FakeClock()  # type: ignore[assignment]
+        self.halls = {name: self._hall(name) for name in "ab"}
+
+
+@pytest.fixture
+async def processes() -> AsyncIterator[Processes]:
+    processes = Stepped()
+    for hall in processes.halls.values():
+        await hall.start()
+    yield processes
+    for name, hall in processes.halls.items():
+        processes.hub.kill(name)
+        await hall.stop()
+
+
+async def test_lock_and_cancel_asked_at_a_replica_are_done_by_the_owner(
+    processes: Processes,
+) -> None:
+    creator, digest = new_creator_token()
+    owned = await processes.a.create(3, {}, {}, creator_hash=digest)
+    replica = await processes.b.get(owned.id)
+    assert owned.owned and not replica.owned
+    with pytest.raises(DomainError) as refused:
+        await processes.b.access.lock(replica, 2, True, "not the creator")
+    assert refused.value.code == "unauthorized"
+    await processes.b.access.lock(replica, 2, True, creator)
+    assert owned.seats[2].locked and processes.db.tables[owned.id].seats[2].locked
+    await until(lambda: replica.seats[2].locked)
+    with pytest.raises(DomainError) as locked:
+        await processes.b.take_seat(replica, 2, "Eve")
+    assert locked.value.code == "locked"
+    await processes.b.access.cancel(replica, creator)
+    assert processes.db.tables[owned.id].status == "cancelled"
+    assert owned.id not in processes.a.tables  # a closed table leaves the owner's memory
+    with pytest.raises(DomainError) as closed:
+        await processes.b.take_seat(await processes.b.get(owned.id), 0, "Ann")
+    assert closed.value.code == "cancelled"
+
+
+async def test_presence_at_a_replica_is_merged_by_the_owner_and_shown_by_both(
+    processes: Processes,
+) -> None:
+    owned = await processes.a.create(3, {}, {})
+    replica = await processes.b.get(owned.id)
+    token = await processes.b.take_seat(replica, 0, "Ann")
+    at_a = await processes.watch(processes.a, owned.id)  # the owner keeps a connection
+    at_b = await processes.watch(processes.b, owned.id)  # and the replica one (it follows)
+    ann = await processes.watch(processes.b, owned.id, token)
+    await until(lambda: owned.presence[0] == "online")
+    await until(
+        lambda: at_a.of("presence")[-1:] == [{"type": "presence", "seats": ["online", None, None]}]
+    )
+    processes.b.presence.visibility(replica, ann, visible=False)
+    await until(lambda: owned.presence[0] == "away" and replica.presence[0] == "away")
+    assert processes.a.presence.seat_presence(owned, 0) == "away"
+    assert at_a.of("presence")[-1]["seats"] == ["away", None, None]
+    processes.b.leave(replica, ann)
+    await processes.clock.advance(1)
+    assert processes.a.presence.seat_presence(owned, 0) == "away"  # within the grace
+    await processes.clock.advance(processes.settings.presence_grace)
+    await until(lambda: owned.presence[0] == "offline" and replica.presence[0] == "offline")
+    assert at_a.of("presence")[-1]["seats"] == ["offline", None, None]
+    assert at_b.of("presence")[-1]["seats"] == ["offline", None, None]
