@@ -334,7 +334,7 @@ async function refreshLists() {
         if (!seats[table.id]) rememberSeat(table.id, seat.seat, seat.token, seat.name);
       }
     }
-    const order = { playing: 0, waiting: 1, finished: 2 };
+    const order = { playing: 0, waiting: 1, finished: 2, expired: 3, cancelled: 3 };
     // The tables waiting on me first (turn-based play), then playing, waiting, finished.
     const list = [...mine.values()].sort((a, b) => Number(Boolean(b.my_turn)) - Number(Boolean(a.my_turn)) || order[a.status] - order[b.status] || String(b.created).localeCompare(String(a.created)));
     const waitingOnMe = list.filter((tb) => tb.my_turn).length;
