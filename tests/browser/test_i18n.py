@@ -66,6 +66,10 @@ def _built_keys() -> set[str]:
     keys |= {f"theme_{theme}" for theme in ("auto", "light", "dark")}
     keys |= {f"cards_{size}" for size in ("small", "normal", "large")}
     keys |= {f"an_{v}" for v in ("forced", "best", "good", "inaccuracy", "mistake", "blunder")}
+    keys |= {f"presence_{state}" for state in ("online", "away", "offline")}
+    keys |= {f"visibility_{v}" for v in ("public", "private", "public_help", "private_help")}
+    keys |= {f"closed_{part}_{s}" for s in ("cancelled", "expired") for part in ("title", "help")}
+    keys |= {f"status_{s}" for s in ("expired", "cancelled")}
     return keys
 
 

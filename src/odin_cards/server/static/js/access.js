@@ -75,8 +75,8 @@ export function closedNotice(table) {
   return h(
     "section.panel.closed",
     { "data-testid": "closed", role: "status" },
-    h("h1", {}, t(`closed_${table.status}_title`)),
-    h("p", {}, t(`closed_${table.status}_help`)),
+    h("h1", {}, t(`closed_title_${table.status}`)),
+    h("p", {}, t(`closed_help_${table.status}`)),
     h("p", {}, h("a.button", { href: "/" }, t("back_home"))),
   );
 }
