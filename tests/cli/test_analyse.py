@@ -43,8 +43,8 @@ def test_text_lists_judged_moves_and_a_summary_per_player(tmp_path: Path) -> Non
         assert move["played"] in line and move["verdict"] in line
     for summary in data["summary"]:
         assert any(
-            line.startswith(f"  seat {summary['seat']}  {summary['decisions']} choices")
-            and f"{summary['blunders']} blunders" in line
+            line.startswith(f"  seat {summary['seat']}  {summary['decisions']} choice")
+            and f"{summary['blunders']} blunder" in line
             for line in lines
         )
 

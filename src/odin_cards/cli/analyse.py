@@ -101,11 +101,17 @@ def text_lines(analysis: object, names: list[str], show_all: bool) -> list[str]:
     lines.append("summary (loss: points of hand margin given up against the preferred move)")
     for s in analysis.summary:
         lines.append(
-            f"  {names[s.seat]:<{width}}  {s.decisions} choices, {s.best} best,"
-            f" {s.inaccuracies} inaccuracies, {s.mistakes} mistakes, {s.blunders} blunders,"
+            f"  {names[s.seat]:<{width}}  {count(s.decisions, 'choice')}, {s.best} best,"
+            f" {count(s.inaccuracies, 'inaccuracy', 'inaccuracies')},"
+            f" {count(s.mistakes, 'mistake')}, {count(s.blunders, 'blunder')},"
             f" loss {s.total_loss:.2f} ({s.mean_loss:.2f} a choice)"
         )
     return lines
+
+
+def count(n: int, one: str, many: str | None = None) -> str:
+    """``1 mistake``, ``2 mistakes``."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def register(app: typer.Typer) -> None:
