@@ -11,6 +11,9 @@ from odin_cards.server.domain.hall import Hall
 
 from .harness import Server, new_table, open_client, sit
 
+TWO_PROCESSES = True
+"""These tests run against one process and against two (``conftest.py``)."""
+
 
 async def _create(http: httpx.AsyncClient, body: dict[str, Any]) -> dict[str, Any]:
     answer = await http.post("/api/tables", json=body)
