@@ -89,7 +89,8 @@ def test_the_others_see_a_hidden_page_away_and_a_closed_one_offline(
     expect(anns_seat).to_have_attribute("title", "away (page hidden)")
     shoot(bob, "presence-away-at-the-table")
     ann_context.close()
-    expect(anns_seat).to_have_attribute("data-presence", "offline", timeout=GRACE_MS + 8_000)
+    # The grace, then the server tells everyone (a busy machine may take its time).
+    expect(anns_seat).to_have_attribute("data-presence", "offline", timeout=GRACE_MS + 20_000)
     shoot(bob, "presence-offline-at-the-table")
     bob_context.close()
 
@@ -115,9 +116,7 @@ def test_the_lobby_shows_who_waits_at_a_table(browser: Browser, server: str) -> 
     lobby_context.close()
 
 
-def test_a_private_table_its_locked_seat_and_its_cancelling(
-    browser: Browser, server: str
-) -> None:
+def test_a_private_table_its_locked_seat_and_its_cancelling(browser: Browser, server: str) -> None:
     creator_context = context(browser)
     creator = creator_context.new_page()
     creator.goto(server + "/")
