@@ -236,10 +236,29 @@ def _replace(
     return result
 
 
-def render_site(text: str, listen: int, upstreams: Sequence[str], cache: Path) -> str:
+@dataclass(frozen=True, slots=True)
+class AddressQuotas:
+    """One client address's share at the proxy: open WebSockets and new tables at once
+    (a benchmark's load generator is one address with thousands of sockets)."""
+
+    sockets: int
+    tables: int
+
+
+def render_site(
+    text: str,
+    listen: int,
+    upstreams: Sequence[str],
+    cache: Path,
+    quotas: AddressQuotas | None = None,
+) -> str:
     """``deploy/nginx/odin.conf`` for this machine's test: its listen port, the processes'
-    ``host:port`` addresses (with the parameters of the file's own server lines) and a
-    cache directory; everything else as deployed."""
+    ``host:port`` addresses (with the parameters of the file's own server lines), a cache
+    directory and, if given, other ``quotas``; everything else as deployed."""
+    if quotas is not None:
+        sockets = f"limit_conn odin_sockets {quotas.sockets};"
+        text = _replace(r"limit_conn odin_sockets \d+;", sockets, text, 1)
+        text = _replace(r"burst=\d+ nodelay;", f"burst={quotas.tables - 1} nodelay;", text, 1)
     match = re.search(r"^(\s*)server \S+:\d+( [^;\n]*);$", text, flags=re.MULTILINE)
     if match is None:
         raise ValueError("deploy/nginx/odin.conf: no upstream server line")
@@ -287,6 +306,7 @@ class Nginx:
     port: int = 0
     workers: int = 1
     connections: int = 1024
+    quotas: AddressQuotas | None = None
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     @property
@@ -300,7 +320,9 @@ class Nginx:
     def write(self) -> None:
         self.port = self.port or free_port()
         self.prefix.mkdir(parents=True, exist_ok=True)
-        site = render_site(SITE.read_text(), self.port, self.upstreams, self.prefix / "cache")
+        site = render_site(
+            SITE.read_text(), self.port, self.upstreams, self.prefix / "cache", self.quotas
+        )
         (self.prefix / "odin.conf").write_text(site)
         # As root nginx hands its workers to `nobody`, who cannot enter a private temp dir.
         user = "user root;\n" if os.geteuid() == 0 else ""

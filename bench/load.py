@@ -46,6 +46,7 @@ import httpx
 from cluster_processes import (
     POSTGRES_ADMIN,
     REDIS_URL,
+    AddressQuotas,
     Nginx,
     Server,
     create_database,
@@ -355,6 +356,8 @@ def start_cluster(name: str, args: argparse.Namespace) -> Cluster:
             directory / "nginx",
             [f"127.0.0.1:{s.port}" for s in servers],
             connections=2 * sockets + 256,
+            # the load generator is one address: the deployed per-address share is far less
+            quotas=AddressQuotas(sockets=sockets, tables=args.tables + 100),
         )
     cluster = Cluster(servers, nginx, database, directory)
     try:

@@ -7,6 +7,7 @@ process does, ``/metrics`` only from the machine itself).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -26,6 +27,7 @@ from cluster_processes import (
     postgres_reachable,
 )
 from prometheus_client.parser import text_string_to_metric_families
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from odin_cards.server.transport.headers import HEADERS
@@ -128,6 +130,18 @@ def test_health_and_readiness_through_the_proxy(cluster: Cluster) -> None:
     assert ready.json()["database"] is True
 
 
+def connections(cluster: Cluster, index: int) -> float:
+    """Open WebSockets of process ``index`` (``odin_connections``, asked directly)."""
+    with client() as http:
+        text = http.get(cluster.servers[index].base + "/metrics").text
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        if family.name == "odin_connections"
+        for sample in family.samples
+    )
+
+
 def applied(cluster: Cluster) -> float:
     """``odin_actions_total`` summed over the processes (each asked directly)."""
     total = 0.0
@@ -169,6 +183,44 @@ def test_a_websocket_is_upgraded_and_plays(cluster: Cluster) -> None:
             assert message["type"] != "error", message
     # the owner counted it (the bot's moves too)
     assert applied(cluster) >= before + 1
+
+
+# ---------------------------------------------------------------- one address's share
+
+
+def test_one_address_holds_32_websockets_over_all_the_processes(cluster: Cluster) -> None:
+    """Each process counts its own clients' sockets, but behind the proxy one address's
+    sockets are spread over the processes: the proxy counts them all."""
+    source = "127.0.0.9"
+    with client(source) as http:
+        tables = [new_table(http, cluster.base).json()["table"]["id"] for _ in range(33)]
+    ws = cluster.base.replace("http://", "ws://")
+    with contextlib.ExitStack() as stack:
+        for table in tables[:32]:
+            socket = stack.enter_context(
+                connect(f"{ws}/ws/{table}", open_timeout=10, source_address=(source, 0))
+            )
+            socket.send(json.dumps({"type": "hello"}))  # a spectator: it stays
+            assert json.loads(socket.recv(timeout=10))["type"] == "welcome"
+        assert all(connections(cluster, index) > 0 for index in range(len(cluster.servers)))
+        with pytest.raises(InvalidStatus) as refused:
+            connect(f"{ws}/ws/{tables[32]}", open_timeout=10, source_address=(source, 0))
+        assert refused.value.response.status_code == 429
+        assert json.loads(refused.value.response.body or b"{}")["error"] == "rate_limited"
+        # another address is not affected
+        with connect(f"{ws}/ws/{tables[32]}", open_timeout=10, source_address=("127.0.0.10", 0)):
+            pass
+
+
+def test_one_address_creates_60_tables_at_once_over_all_the_processes(cluster: Cluster) -> None:
+    with client("127.0.0.11") as http:
+        made = [new_table(http, cluster.base).status_code for _ in range(60)]
+        assert made == [201] * 60
+        refused = new_table(http, cluster.base)
+        assert refused.status_code == 429
+        assert refused.json()["error"] == "rate_limited"
+        assert refused.headers["retry-after"] == "60"
+        assert http.get(f"{cluster.base}/api/tables").status_code == 200  # reading is free
 
 
 # ---------------------------------------------------------------- the client's address
