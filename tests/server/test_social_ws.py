@@ -29,9 +29,14 @@ async def test_two_players_and_a_spectator_chat(server: Server) -> None:
         bad = await http.post("/api/tables", json={"players": 2, "chat": {"spectators": "yes"}})
         assert bad.status_code == 422
         table = await new_table(http, 2, one_hand=True)
-        ann = await open_client(server, table["id"], await sit(http, table["id"], 0, "Ann"))
-        bob = await open_client(server, table["id"], await sit(http, table["id"], 1, "Bob"))
-        eve = await open_client(server, table["id"])
+        # Both seats first: the other process then reads them when it loads the table.
+        tokens = [
+            await sit(http, table["id"], seat, name) for seat, name in ((0, "Ann"), (1, "Bob"))
+        ]
+        ann = await open_client(server, table["id"], tokens[0])
+        bob = await open_client(server, table["id"], tokens[1])
+        # With two processes the spectator is at the other one: lines cross processes.
+        eve = await open_client(Server(server.base, server.settings), table["id"])
         await ann.send({"type": "chat", "text": "<b>hi</b> Bob"})
         line = await said(bob, "<b>hi</b> Bob")
         assert (line["author"], line["name"], line["seat"]) == ("s0", "Ann", 0)
