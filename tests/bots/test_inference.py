@@ -9,6 +9,7 @@ import statistics
 from odin_cards.bots import Budget, HeuristicBot, ask
 from odin_cards.bots.inference import (
     LEAD_STEP,
+    MIN_POOL,
     MODEL,
     PASS_STEP,
     Step,
@@ -78,3 +79,10 @@ def test_the_model_gives_the_true_hands_more_probability_than_uniform() -> None:
             game.apply(ask(bots[seat], game, Budget(), random.Random(step)))
             step += 1
     assert statistics.mean(gains) > 0.1
+
+
+def test_a_pool_out_of_time_stops_at_its_minimum() -> None:
+    game = next(positions(1, seed=8))
+    view = game.view(game.to_move)
+    deals, cumulative = weighted_deals(view, random.Random(1), 128, until=0.0)
+    assert len(deals) == len(cumulative) == MIN_POOL

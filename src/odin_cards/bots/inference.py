@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -151,6 +152,9 @@ class OpponentModel:
         return -sharp * (chosen - low) - math.log(norm)
 
 
+MIN_POOL: Final = 16
+"""The fewest deals a pool holds, whatever the time."""
+
 MODEL: Final = OpponentModel()
 """The model the search uses."""
 
@@ -161,16 +165,25 @@ def weighted_deals(
     count: int,
     model: OpponentModel = MODEL,
     sampler: HandSampler | None = None,
+    until: float | None = None,
 ) -> tuple[list[list[int]], list[float]]:
     """``count`` deals drawn uniformly, with their cumulative normalised model weights.
 
-    Draw from them with ``rng.choices(deals, cum_weights=cumulative)``.
+    Draw from them with ``rng.choices(deals, cum_weights=cumulative)``. With ``until``
+    (a :func:`time.perf_counter` time) fewer deals are drawn if that time comes first,
+    never fewer than :data:`MIN_POOL`: a loaded machine keeps the think time.
     """
     assert view.seat is not None
     sampler = sampler or HandSampler.of(view)
     steps = hand_steps(view)
-    deals = [sampler.draw(rng) for _ in range(count)]
-    logs = [model.log_weight(d, steps, view.seat) for d in deals]
+    deals: list[list[int]] = []
+    logs: list[float] = []
+    while len(deals) < count:
+        deal = sampler.draw(rng)
+        deals.append(deal)
+        logs.append(model.log_weight(deal, steps, view.seat))
+        if until is not None and len(deals) >= MIN_POOL and time.perf_counter() >= until:
+            break
     top = max(logs)
     cumulative = []
     running = 0.0

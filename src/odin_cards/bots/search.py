@@ -68,6 +68,8 @@ HAND_SPREAD = 2.5
 """Rough spread of one seat's points in one hand, for the chance of winning a game."""
 POOL = 128
 """Uniform deals drawn per decision and resampled by the opponent model."""
+POOL_TIME = 0.1
+"""The most of a timed decision spent drawing and weighing the pool."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +202,10 @@ def search(
     pool: list[list[int]] = []
     cumulative: list[float] = []
     if settings.model is not None and (iterations is None or iterations > 1):
-        pool, cumulative = weighted_deals(view, rng, POOL, settings.model, sampler)
+        until = None
+        if deadline is not None:
+            until = time.perf_counter() + POOL_TIME * (deadline - time.perf_counter())
+        pool, cumulative = weighted_deals(view, rng, POOL, settings.model, sampler, until)
     done = 0
     while True:
         if iterations is not None and done >= iterations:

@@ -1,0 +1,63 @@
+"""How much probability the search's opponent model gives the true hands, against uniform.
+
+Usage (from the repository root)::
+
+    .venv/bin/python bench/opponent_model.py --players 2 --games 150
+    .venv/bin/python bench/opponent_model.py --players 4 --games 60
+
+One-hand games are played by a bot level (default: the heuristic) on seeds that the
+model's figures were not chosen on (``holdout:N``); at every third decision the seat
+to move's view is taken, and :func:`odin_cards.bots.inference.true_deal_gain` gives
+the log-probability (natural log) the model gives the true deal over what the
+uniform sampler gives it. The mean over positions is printed with a 95% interval
+(positions of one game are correlated: the interval is a rough guide), and as a
+factor: e^gain times the uniform probability.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+
+from odin_cards.bots import LEVELS, Budget, ask, make_bot
+from odin_cards.bots.inference import true_deal_gain
+from odin_cards.rules import Game, Options
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=150)
+    parser.add_argument("--level", default="heuristic", choices=list(LEVELS))
+    parser.add_argument("--iterations", type=int, default=200, help="for search levels")
+    parser.add_argument("--samples", type=int, default=100, help="uniform deals per position")
+    args = parser.parse_args()
+    budget = LEVELS[args.level].budget
+    if budget != Budget():
+        budget = Budget(iterations=args.iterations)
+    rng = random.Random(3)
+    gains = []
+    for index in range(args.games):
+        game = Game.new(args.players, Options(one_hand=True), seed=f"holdout:{index}")
+        bots = [make_bot(args.level) for _ in range(args.players)]
+        step = 0
+        while not game.is_over:
+            seat = game.to_move
+            if step % 3 == 0:
+                view = game.view(seat)
+                gains.append(true_deal_gain(view, game.hands, rng, args.samples))
+            game.apply(ask(bots[seat], game, budget, random.Random(step)))
+            step += 1
+    mean = statistics.mean(gains)
+    half = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains))
+    print(
+        f"{args.players} players, {args.level}, {args.games} games, {len(gains)} positions:"
+        f" mean gain {mean:.3f} nats ({mean - half:.3f} to {mean + half:.3f}),"
+        f" the true deal {math.exp(mean):.2f} times as likely as under the uniform sampler"
+    )
+
+
+if __name__ == "__main__":
+    main()
