@@ -190,3 +190,13 @@ async def test_the_server_shows_a_hidden_page_to_the_other_player_and_the_lobby(
         assert refused["code"] == "malformed"
         await ann.close()
         await ben.close()
+
+
+async def test_a_closed_table_keeps_no_presence(world: World) -> None:
+    table, tokens = await world.table()
+    ann = await world.connect(table, tokens[0])
+    table.status = "cancelled"  # (as its creator's cancel leaves it)
+    world.hall.drop(table)
+    world.hall.leave(table, ann)  # its connections go afterwards
+    await world.clock.advance(GRACE)
+    assert table.id not in world.hall.presence._tables

@@ -25,6 +25,9 @@ from .updates import dump
 State = Literal["online", "away", "offline"]
 STATES: tuple[State, ...] = ("online", "away", "offline")
 
+CLOSED = ("expired", "cancelled", "broken")
+"""Statuses of tables that left play for good (their connections may still go away)."""
+
 Changed = Callable[[LiveTable], None]
 Spawn = Callable[[Coroutine[Any, Any, None]], None]
 
@@ -143,6 +146,9 @@ class Presence:
 
     def update(self, table: LiveTable) -> None:
         """Work out what is shown after a change; tell whoever must know."""
+        if table.status in CLOSED:
+            self.forget(table.id)  # nobody plays there: nothing to show, nothing kept
+            return
         if not table.owned:
             self.changed(table)  # the owner decides; it hears of this process's change
             return
