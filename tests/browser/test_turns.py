@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from .test_axe import AXE, _serious
 from .test_table_hand_end import _play_until
 
 pytestmark = pytest.mark.browser
@@ -56,6 +57,16 @@ HIDE = """(hidden) => {
 }"""
 
 
+def _serious_in(page: Page, selector: str) -> list[str]:
+    """The serious and critical violations axe-core finds inside ``selector`` (the replay
+    page's own move log is not focusable: not this file's business)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    results = page.evaluate("async (s) => await axe.run(document.querySelector(s))", selector)
+    assert results["passes"], "axe-core checked nothing"
+    return [v["id"] for v in results["violations"] if v["impact"] in ("serious", "critical")]
+
+
 def _post(url: str, body: dict[str, Any]) -> Any:
     request = urllib.request.Request(
         url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
@@ -76,7 +87,11 @@ def _sit(server: str, table_id: str, seat: int, name: str) -> str:
 
 @pytest.fixture
 def context(browser: Browser, server: str) -> Iterator[BrowserContext]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800},
+        locale="en-GB",
+        bypass_csp=True,  # only to inject axe-core
+    )
     context.set_default_timeout(15_000)
     try:
         yield context
@@ -142,6 +157,7 @@ def test_a_turn_based_table_tells_me_my_turn_in_the_title_and_a_notification(
         expect(alerts).to_have_text("Turn alerts on")
         assert ann.evaluate("localStorage.getItem('odin.notify')") == "on"
         ann.screenshot(path=str(SHOTS / "turns-table-alerts-on.png"))
+        assert _serious(ann) == []
         # Shown: no notification when my turn comes.
         _play_turn(ann, 0)
         expect(ann).to_have_title("Bo's turn — Odin")
@@ -213,6 +229,7 @@ def test_my_games_lists_the_table_waiting_on_me_first(context: BrowserContext, s
     expect(page).to_have_title("(1) Odin")
     page.locator("#my-tables").screenshot(path=str(SHOTS / "turns-my-games.png"))
     page.screenshot(path=str(SHOTS / "turns-lobby-your-turn.png"))
+    assert _serious(page) == []
 
 
 def test_the_final_screen_and_the_replay_show_the_statistics_and_chart(
@@ -253,6 +270,7 @@ def test_the_final_screen_and_the_replay_show_the_statistics_and_chart(
     page.screenshot(path=str(SHOTS / "turns-statistics-final.png"))
     chart.evaluate("(el) => el.scrollIntoView({block: 'end'})")
     page.screenshot(path=str(SHOTS / "turns-statistics-chart.png"))
+    assert _serious(page) == []
     # The replay page shows the same figures from the same record.
     page.goto(f"{server}/t/{table}/replay")
     replay_panel = page.get_by_test_id("statistics")
@@ -262,3 +280,4 @@ def test_the_final_screen_and_the_replay_show_the_statistics_and_chart(
     expect(replay_panel).to_be_visible()
     replay_panel.evaluate("(el) => el.scrollIntoView({block: 'end'})")
     page.screenshot(path=str(SHOTS / "turns-statistics-replay.png"))
+    assert _serious_in(page, "[data-testid=statistics]") == []
