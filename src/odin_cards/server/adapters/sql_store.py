@@ -272,9 +272,7 @@ def seat_record(row: Any) -> SeatRecord:
 
 
 def logged_action(row: Any) -> LoggedAction:
-    return LoggedAction(
-        row.number, row.seat, row.action, row.client_id, utc(row.created), row.by
-    )
+    return LoggedAction(row.number, row.seat, row.action, row.client_id, utc(row.created), row.by)
 
 
 def event_row(table_id: str, action: LoggedAction) -> dict[str, Any]:
