@@ -218,12 +218,14 @@ async def test_a_seat_whose_answer_was_lost_while_the_table_moved_here_is_the_as
     replica = await processes.b.get(owned.id)
     router = processes.hub.routers["b"]
     ask = router.request
+    owner = processes.a.peers
+    assert owner is not None
 
     async def answered_then_moved(
         process: str, message: dict[str, object], timeout: float
     ) -> object:
         await ask(process, message, timeout)
-        await processes.a.peers.hand_over()  # e.g. a SIGTERM right after the seat
+        await owner.hand_over()  # e.g. a SIGTERM right after the seat
         raise TimeoutError("the answer was lost")
 
     router.request = answered_then_moved  # type: ignore[method-assign]
