@@ -70,6 +70,7 @@ def _built_keys() -> set[str]:
     keys |= {f"visibility_{v}" for v in ("public", "private", "public_help", "private_help")}
     keys |= {f"closed_{part}_{s}" for s in ("cancelled", "expired") for part in ("title", "help")}
     keys |= {f"status_{s}" for s in ("expired", "cancelled")}
+    keys |= {f"clock_{c}" for c in ("none", "fast", "normal", "slow", "custom", "12h", "24h", "3d")}
     return keys
 
 

@@ -354,9 +354,9 @@ class StandIns:
         table.clock = clock
 
     def _changed(self, table: LiveTable) -> None:
-        """The seats' players changed: tell everyone, and let the right one move."""
+        """The seats' players changed: tell everyone (``table`` and ``clock`` messages,
+        replicas through the bus), and let the right one move."""
         self.hall._announce(table)
-        self.announce(table)
         table.bot_version = -1
         self.hall.turns.schedule(table)
 
