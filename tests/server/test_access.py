@@ -23,7 +23,7 @@ from odin_cards.server.domain.ports import SeatTaken
 from odin_cards.server.settings import Settings
 
 from .fake_clock import FakeClock, settle
-from .harness import Server, open_client, sit
+from .harness import Server, open_client, running, sit
 from .storage_data import a_table
 
 TWO_PROCESSES = True
@@ -248,3 +248,21 @@ async def test_a_waiting_table_nobody_completes_closes_and_says_so() -> None:
         assert refused.value.code == "expired"
     finally:
         await hall.stop()
+
+
+async def test_the_creator_token_and_a_locked_seat_survive_a_restart(settings: Settings) -> None:
+    async with running(settings) as server, server.http() as http:
+        table, creator = await create(http)
+        lock = f"/api/tables/{table['id']}/seats/1/lock"
+        assert (await http.post(lock, json={"creator": creator, "locked": True})).status_code == 200
+    async with running(settings) as server, server.http() as http:
+        shown = (await http.get(f"/api/tables/{table['id']}")).json()["table"]
+        assert [s["locked"] for s in shown["seats"]] == [False, True, False]
+        taken = await http.post(f"/api/tables/{table['id']}/seats/1", json={"name": "Eve"})
+        assert taken.status_code == 409 and taken.json()["error"] == "locked"
+        cancelled = await http.post(f"/api/tables/{table['id']}/cancel", json={"creator": creator})
+        assert cancelled.json()["table"]["status"] == "cancelled"
+    async with running(settings) as server, server.http() as http:
+        assert table["id"] not in await listed(http)
+        shown = (await http.get(f"/api/tables/{table['id']}")).json()["table"]
+        assert shown["status"] == "cancelled"
