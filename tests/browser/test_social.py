@@ -104,6 +104,7 @@ def test_chat_between_two_players_and_a_spectator_then_a_rematch(
         expect(ann.locator(".chat-text.reaction")).to_have_text("✌ Good game")
         # A spectator: heard by spectators only (this table keeps the default).
         expect(eve.get_by_test_id("chat-name")).to_be_visible()
+        expect(eve.get_by_test_id("chat-note")).to_contain_text("Only spectators see")
         expect(ann.get_by_test_id("chat-name")).to_be_hidden()
         eve.get_by_test_id("chat-name").fill("Eve")
         _say(eve, "Go Ann!")
@@ -166,3 +167,30 @@ def test_chat_between_two_players_and_a_spectator_then_a_rematch(
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_lobby_lets_players_hear_spectators(browser: Browser, server: str) -> None:
+    """The create form's chat option reaches the table; a spectator is told who reads them."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    context = _context(browser)
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/")
+        page.locator('[data-group="players"][data-value="2"]').click()
+        page.locator("#chat-spectators").check()
+        page.locator("#chat-spectators").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "chat-create-option.png"))
+        page.locator("#create").click()
+        invite = page.get_by_test_id("invite").input_value()
+        table_id = invite.rsplit("/", 1)[1]
+        with urllib.request.urlopen(f"{server}/api/tables/{table_id}", timeout=10) as answer:
+            assert json.loads(answer.read())["table"]["chat"] == {"spectators": True}
+        page.goto(f"{server}/t/{table_id}/watch")
+        expect(page.get_by_test_id("chat-note")).to_have_text("Players see what you write.")
+        quiet = _post(server, "/api/tables", {"players": 2})["table"]
+        page.goto(f"{server}/t/{quiet['id']}/watch")
+        expect(page.get_by_test_id("chat-note")).to_have_text(
+            "Only spectators see what you write at this table."
+        )
+    finally:
+        context.close()

@@ -228,8 +228,8 @@ class LiveTable:
     def to_api(self) -> dict[str, Any]:
         view = api_of(self.to_record())
         for seat, state in zip(view["seats"], self.presence, strict=True):
-            if seat["name"] is not None:
-                seat["presence"] = state or "offline"
+            if seat["name"] is not None and state is not None:  # (None: not known here yet)
+                seat["presence"] = state
         if self.status == "waiting" and self.closes_at is not None:
             view["closes_at"] = self.closes_at.isoformat()
         return view
@@ -266,6 +266,7 @@ def api_of(record: TableRecord) -> dict[str, Any]:
         ],
         "created": record.created.isoformat(),
         "next_table": record.next_table,
+        "chat": {"spectators": (record.settings.get("chat") or {}).get("spectators") is True},
         "clock": {**control_of(record.settings), "bots": record.clock.get("bots", {})},
         "hints": record.settings.get("hints") is True,
         "invite_url": f"/t/{record.id}",

@@ -74,13 +74,16 @@ export function lineEl(line, { mine = false, onMute = null } = {}) {
 
 /**
  * The chat panel of the table page. `send(message)` sends over the table's socket (false
- * when it is closed); `me()` is my author key ("s<seat>") or null for a spectator.
+ * when it is closed); `me()` is my author key ("s<seat>") or null for a spectator;
+ * `playersHear()` whether the table lets its players see spectators' lines.
  */
 export class ChatPanel {
-  constructor(tableId, send, me) {
+  constructor(tableId, send, me, playersHear) {
     this.tableId = tableId;
     this.send = send;
     this.me = me;
+    this.playersHear = playersHear;
+    this.note = h("p.small.chat-note", { "data-testid": "chat-note" });
     this.lines = [];
     this.muted = readMuted(tableId);
     this.open = true;
@@ -102,6 +105,7 @@ export class ChatPanel {
       h(
         "form.chat-form",
         { onsubmit: (e) => (e.preventDefault(), this.sayText()) },
+        this.note,
         this.nameInput,
         this.input,
         h("button.secondary", { type: "submit", "data-testid": "chat-send" }, t("chat_send")),
@@ -127,7 +131,10 @@ export class ChatPanel {
   /** After each welcome: ask the server again to hold back the people I muted. */
   connected() {
     for (const author of this.muted) this.send({ type: "mute", author, muted: true });
-    this.nameInput.hidden = this.me() !== null;
+    const watching = this.me() === null;
+    this.nameInput.hidden = !watching;
+    this.note.hidden = !watching;
+    this.note.textContent = this.playersHear() ? t("chat_players_hear") : t("chat_players_do_not_hear");
     this.draw();
   }
 

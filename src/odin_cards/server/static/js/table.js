@@ -141,7 +141,12 @@ async function start() {
     { welcome: onWelcome, update: onUpdate, ack: onAck, error: onError, table: onTable, status: onStatus, clock: (msg) => S.clock.receive(msg), chat: (msg) => S.chat.receive(msg), rematch: onRematch, presence: onPresence },
     () => S.version,
   );
-  S.chat = new ChatPanel(id, (message) => S.connection.raw(message), () => (S.seat === null ? null : `s${S.seat}`));
+  S.chat = new ChatPanel(
+    id,
+    (message) => S.connection.raw(message),
+    () => (S.seat === null ? null : `s${S.seat}`),
+    () => Boolean(S.table && S.table.chat && S.table.chat.spectators),
+  );
   document.body.append(S.chat.el);
   S.tellVisibility = reportVisibility((message) => S.connection.raw(message));
   S.connection.start();
