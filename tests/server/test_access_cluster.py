@@ -85,3 +85,15 @@ async def test_presence_at_a_replica_is_merged_by_the_owner_and_shown_by_both(
     await until(lambda: owned.presence[0] == "offline" and replica.presence[0] == "offline")
     assert at_a.of("presence")[-1]["seats"] == ["offline", None, None]
     assert at_b.of("presence")[-1]["seats"] == ["offline", None, None]
+
+
+async def test_a_replica_learns_what_the_owner_shows_when_it_loads_the_table(
+    processes: Processes,
+) -> None:
+    owned = await processes.a.create(3, {}, {})
+    token = await processes.a.take_seat(owned, 0, "Ann")
+    assert [s.get("presence") for s in owned.to_api()["seats"]] == ["offline", None, None]
+    await processes.watch(processes.a, owned.id, token)
+    replica = await processes.b.get(owned.id)  # e.g. for the lobby or "my tables"
+    await until(lambda: replica.presence[0] == "online")
+    assert [s.get("presence") for s in replica.to_api()["seats"]] == ["online", None, None]

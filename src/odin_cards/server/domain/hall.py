@@ -234,6 +234,7 @@ class Hall:
             table.touched = self.clock.monotonic()
             if table.status in ("waiting", "playing"):
                 self.peers.claim(table_id)  # if nobody alive owns it
+                self.peers.presence(table)  # its owner answers with what it shows
         self._hold(table)
         self.turns.schedule(table)
         return table
@@ -586,6 +587,7 @@ class Hall:
             table.seats[seat].token_hash = digest
             if starts:
                 table.status = "playing"
+            self.presence.update(table)  # a new person: offline until they connect
             self._announce(table)
             if starts:
                 self._broadcast(table, table.version)
