@@ -25,10 +25,11 @@ and ``expert``) improves on version 0.2's search (:data:`FIRST`, level ``search-
 
 * **Opponent model.** Deals are drawn from a pool of uniform samples resampled by how
   likely each makes the opponents' plays and passes (:mod:`.inference`).
-* **A reward that knows the game.** At the hand's end the seat's reward is its chance
-  of winning the game (exact when the game ends: one hand, or the target reached;
-  else estimated from the totals and the points still to come), plus a small part of
-  the hand's margin so that a lost or won game still prefers the better hand.
+* **A reward that knows the game** (``game_reward``, off in :data:`CURRENT`): at the
+  hand's end the seat's reward is its chance of winning the game (exact when the game
+  ends: one hand, or the target reached; else estimated from the totals and the points
+  still to come), plus a small part of the hand's margin. Measured weaker than the
+  hand's margin (docs/bots.md), so the levels keep the margin.
 * **Ties and certain wins.** A finishing lead or a play that empties the hand is
   always taken (the seat scores nothing this hand); among equally visited moves the
   better mean wins, then the heuristic's move, never merely the first legal one.
@@ -88,7 +89,7 @@ class Settings:
 
 FIRST: Final = Settings(style=FIRST_STYLE, game_reward=False, model=None, sure_wins=False)
 """Version 0.2's search, kept as the level ``search-v1`` for comparison."""
-CURRENT: Final = Settings(style=STYLE, game_reward=True, model=MODEL, sure_wins=True)
+CURRENT: Final = Settings(style=STYLE, game_reward=False, model=MODEL, sure_wins=True)
 """The search of the levels ``search`` and ``expert``."""
 
 
