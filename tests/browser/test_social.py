@@ -20,6 +20,7 @@ pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "never-stall"
 SCREEN: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def _post(server: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -192,5 +193,24 @@ def test_the_lobby_lets_players_hear_spectators(browser: Browser, server: str) -
         expect(page.get_by_test_id("chat-note")).to_have_text(
             "Only spectators see what you write at this table."
         )
+        # On a phone the chat is in the side drawer: a new line is told in a toast.
+        game = _post(
+            server,
+            "/api/tables",
+            {"players": 2, "bots": {"1": "random"}, "chat": {"spectators": True}},
+        )["table"]
+        token = _post(server, f"/api/tables/{game['id']}/seats/0", {"name": "Ann"})["token"]
+        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        errors: list[str] = []
+        ann = _open(
+            phone, server, f"/t/{game['id']}", {game["id"]: {"seat": 0, "token": token}}, errors
+        )
+        expect(ann.get_by_test_id("chat")).to_be_hidden()
+        page.goto(f"{server}/t/{game['id']}/watch")
+        page.get_by_test_id("chat-name").fill("Eve")
+        _say(page, "hello from the rail")
+        expect(ann.locator("#toast")).to_have_text("Eve: hello from the rail")
+        phone.close()
+        assert errors == []
     finally:
         context.close()

@@ -57,9 +57,14 @@ function writeMuted(tableId, muted) {
   localStorage.setItem(MUTE_KEY, JSON.stringify(all));
 }
 
+/** Who said a line, as shown. */
+function whoOf(line) {
+  return line.name || (line.seat === null ? t("chat_spectator") : t("seat_n", { n: line.seat + 1 }));
+}
+
 /** One line as shown: who (a spectator is marked), then the text or the reaction. */
 export function lineEl(line, { mine = false, onMute = null } = {}) {
-  const who = line.name || (line.seat === null ? t("chat_spectator") : t("seat_n", { n: line.seat + 1 }));
+  const who = whoOf(line);
   return h(
     "li.chat-line",
     { class: mine ? "mine" : "", "data-author": line.author, "data-testid": "chat-line" },
@@ -75,14 +80,16 @@ export function lineEl(line, { mine = false, onMute = null } = {}) {
 /**
  * The chat panel of the table page. `send(message)` sends over the table's socket (false
  * when it is closed); `me()` is my author key ("s<seat>") or null for a spectator;
- * `playersHear()` whether the table lets its players see spectators' lines.
+ * `playersHear()` whether the table lets its players see spectators' lines; `notify(text)`
+ * tells of a new line while the panel cannot be seen (on a phone it is in the drawer).
  */
 export class ChatPanel {
-  constructor(tableId, send, me, playersHear) {
+  constructor(tableId, send, me, playersHear, notify) {
     this.tableId = tableId;
     this.send = send;
     this.me = me;
     this.playersHear = playersHear;
+    this.notify = notify;
     this.note = h("p.small.chat-note", { "data-testid": "chat-note" });
     this.lines = [];
     this.muted = readMuted(tableId);
@@ -157,7 +164,10 @@ export class ChatPanel {
     const known = new Set(this.lines.map((l) => l.number));
     const fresh = msg.lines.filter((l) => !known.has(l.number));
     this.lines = [...this.lines, ...fresh].sort((a, b) => a.number - b.number).slice(-KEEP);
-    if (!this.open && !msg.history) this.unread += fresh.filter((l) => !this.muted.has(l.author)).length;
+    const others = msg.history ? [] : fresh.filter((l) => !this.muted.has(l.author) && l.author !== this.me());
+    if (!this.open) this.unread += others.length;
+    const seen = this.open && this.el.isConnected && this.el.checkVisibility({ visibilityProperty: true });
+    if (!seen) for (const line of others) this.notify(`${whoOf(line)}: ${line.reaction ? reactionText(line.reaction) : line.text}`);
     this.draw();
   }
 
@@ -176,7 +186,7 @@ export class ChatPanel {
       ...(shown.length ? shown.map((line) => lineEl(line, { mine: line.author === me, onMute: line.author === me ? null : () => this.mute(line.author, true) })) : [h("li.chat-empty", {}, t("chat_empty"))]),
     );
     this.list.scrollTop = this.list.scrollHeight;
-    const names = new Map(this.lines.map((l) => [l.author, l.name || (l.seat === null ? t("chat_spectator") : t("seat_n", { n: l.seat + 1 }))]));
+    const names = new Map(this.lines.map((l) => [l.author, whoOf(l)]));
     clear(this.mutedBox).append(
       ...[...this.muted].map((author) =>
         h("button.ghost.small", { type: "button", "data-testid": "chat-unmute", onclick: () => this.mute(author, false) }, t("chat_unmute", { name: names.get(author) || author })),

@@ -146,6 +146,7 @@ async function start() {
     (message) => S.connection.raw(message),
     () => (S.seat === null ? null : `s${S.seat}`),
     () => Boolean(S.table && S.table.chat && S.table.chat.spectators),
+    (text) => toast(text),
   );
   document.body.append(S.chat.el);
   S.tellVisibility = reportVisibility((message) => S.connection.raw(message));
