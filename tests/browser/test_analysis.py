@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "analysis"
-SIZE = {"width": 1280, "height": 800}
+SIZE: ViewportSize = {"width": 1280, "height": 800}
 
 
 def _post(url: str, body: dict[str, Any]) -> Any:
