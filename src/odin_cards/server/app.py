@@ -154,7 +154,7 @@ def create_app(settings: Settings) -> FastAPI:
                 social=database.social,
             )
             app.state.hall = hall
-            analyst = WorkerAnalyst(processes=settings.bot_workers > 0)
+            analyst = WorkerAnalyst()
             stack.callback(analyst.close)
             analyses = TableAnalyses(analyst)
             stack.callback(analyses.close)

@@ -1,9 +1,10 @@
 """The server's :class:`~..domain.ports.Analyst`: one worker process that analyses games.
 
 Not the bot workers' pool: analysing a whole game takes tens of seconds, and a table's bot
-must never wait behind it. One spawned process (started on the first request, at a lower
-priority) analyses one game at a time; with ``processes=False`` (tests, ``bot_workers=0``)
-the work runs in a thread of this process instead.
+must never wait behind it. Never a thread of the server either (not even with
+``bot_workers=0``): the search holds the interpreter's lock, and the event loop serving
+every table would stall behind it. One spawned process (started on the first request, at a
+lower priority) analyses one game at a time; a worker that died is replaced on the next.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -19,24 +20,20 @@ from ...analysis.worker import analyse, lower_priority
 
 
 class WorkerAnalyst:
-    """Analyses in one worker (a process, or a thread); a worker that died is replaced."""
+    """Analyses in one worker process, one game at a time."""
 
-    def __init__(self, processes: bool = True) -> None:
-        self.processes = processes
-        self._executor: Executor | None = None
+    def __init__(self) -> None:
+        self._executor: ProcessPoolExecutor | None = None
         self._one = asyncio.Lock()
 
-    def _start(self) -> Executor:
+    def _start(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            if self.processes:
-                self._executor = ProcessPoolExecutor(
-                    max_workers=1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=lower_priority,
-                    initargs=(os.getpid(),),
-                )
-            else:
-                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
+            self._executor = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=lower_priority,
+                initargs=(os.getpid(),),
+            )
         return self._executor
 
     async def analyse(self, record: dict[str, Any], iterations: int) -> dict[str, Any]:
