@@ -218,7 +218,12 @@ async def test_leaving_hands_the_seat_to_a_bot_at_once(world: World) -> None:
     with pytest.raises(DomainError) as refused:
         await world.hall.stand_ins.leave(table, "nobody's token")
     assert refused.value.code == "unauthorized" and table.clock == {}
+    ann = await world.watch(table, tokens[0])
+    version = table.version
     await world.hall.stand_ins.leave(table, tokens[0])
+    with pytest.raises(DomainError) as hers:  # (before her bot moves: a bot plays her seat)
+        await world.hall.act(table, 0, legal(table), version, "mine", ann)
+    assert hers.value.code == "not_your_turn" and "take it back" in hers.value.message
     await settle()
     assert world.logged(table)[0].by == clocks.BOT  # seat 0's bot moved
     assert seen.of("table")[-1]["table"]["clock"]["bots"]["0"]["why"] == "left"

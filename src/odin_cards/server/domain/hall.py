@@ -482,6 +482,11 @@ class Hall:
         if held is not None and held.status == "waiting":
             return held.to_api()
         view = api_of(record)
+        seen = self.peers.lobby.get(record.id) if self.peers is not None else None
+        if seen is not None and len(seen) == len(view["seats"]):  # as its owner told
+            for seat, state in zip(view["seats"], seen, strict=True):
+                if seat["name"] is not None and state is not None:
+                    seat["presence"] = state
         closes = record.created + timedelta(seconds=self.settings.waiting_expiry)
         view["closes_at"] = closes.isoformat()
         return view
@@ -753,6 +758,10 @@ class Hall:
                     table.seats[mover].display(table.game_key) if mover is not None else ""
                 ) or f"seat {mover}"
                 raise DomainError("not_your_turn", f"it is {who}'s turn", client_id)
+            if by is None and table.seats[seat].bot is None and table.bot_at(seat) is not None:
+                raise DomainError(
+                    "not_your_turn", "a bot plays your seat: take it back to play", client_id
+                )
             try:
                 action = game.parse(text)
             except ActionError as error:
@@ -947,7 +956,7 @@ class Hall:
         self._lobby.clear()
         if self.peers is not None:
             if table.owned:
-                self.peers.bus.publish(table.id, {"kind": "seen", "seats": table.presence})
+                self.peers.shown(table)
             else:
                 self.peers.presence(table)
 
