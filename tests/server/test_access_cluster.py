@@ -97,3 +97,16 @@ async def test_a_replica_learns_what_the_owner_shows_when_it_loads_the_table(
     replica = await processes.b.get(owned.id)  # e.g. for the lobby or "my tables"
     await until(lambda: replica.presence[0] == "online")
     assert [s.get("presence") for s in replica.to_api()["seats"]] == ["online", None, None]
+
+
+async def test_every_processs_lobby_shows_who_waits_at_a_table_it_does_not_hold(
+    processes: Processes,
+) -> None:
+    owned = await processes.a.create(3, {}, {})
+    token = await processes.a.take_seat(owned, 0, "Ann")
+    ann = await processes.watch(processes.a, owned.id, token)
+    processes.a.presence.visibility(owned, ann, visible=False)
+    await until(lambda: processes.b.peers is not None and owned.id in processes.b.peers.lobby)
+    [listed] = await processes.b.lobby()
+    assert owned.id not in processes.b.tables  # read from the database, not held there
+    assert [s.get("presence") for s in listed["seats"]] == ["away", None, None]

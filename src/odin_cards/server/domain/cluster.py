@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import logging
 import random
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -66,6 +67,13 @@ REPLICA_CHECK = 10.0
 last message is noticed within this time even if nothing else happens at the table)."""
 
 ORPHANS_PER_SCAN = 200
+
+LOBBY = "~lobby"
+"""The bus channel on which owners tell every process who is at their waiting tables (the
+lobby of any process lists them with presence); no table id can be this name."""
+
+LOBBY_REMEMBERED = 1000
+"""Waiting tables whose presence a process remembers at most (the oldest heard go first)."""
 """Tables taken over at most per scan (spreading a dead owner's tables over the others)."""
 
 
@@ -120,6 +128,8 @@ class Peers:
         does not claim them back (their successor takes them first)."""
         self.draining = False
         self._random = random.Random()
+        self.lobby: OrderedDict[str, list[str | None]] = OrderedDict()
+        """Presence at waiting tables as their owners last told it (:data:`LOBBY`)."""
 
     # ------------------------------------------------------------ life
 
@@ -127,6 +137,7 @@ class Peers:
         await self.leases.renew()
         self.router.serve(self._serve)
         self.bus.listen(self._on_message)
+        await self.bus.follow(LOBBY)
         await self._take_orphans()
         self.hall._spawn(self._keep())
 
@@ -385,6 +396,9 @@ class Peers:
                 if not replica.owned:
                     await self._catch_up_quietly(replica)
             return
+        if table_id == LOBBY:
+            self._heard_lobby(message)
+            return
         table = self.hall.tables.get(table_id)
         if table is None:
             loading = self.hall._loading.get(table_id)
@@ -451,6 +465,22 @@ class Peers:
             seats = message.get("seats")
             if isinstance(seats, list):
                 self.hall.presence.shown(table, [s if s in STATES else None for s in seats])
+
+    def shown(self, table: LiveTable) -> None:
+        """(Owner) what the table's seats are shown changed: its replicas show it, and,
+        while it waits for players, every process's lobby."""
+        self.bus.publish(table.id, {"kind": "seen", "seats": table.presence})
+        if table.status == "waiting":
+            self.bus.publish(LOBBY, {"table": table.id, "seats": table.presence})
+
+    def _heard_lobby(self, message: dict[str, Any]) -> None:
+        table_id, seats = message.get("table"), message.get("seats")
+        if not isinstance(table_id, str) or not isinstance(seats, list):
+            return
+        self.lobby[table_id] = [s if s in STATES else None for s in seats]
+        self.lobby.move_to_end(table_id)
+        while len(self.lobby) > LOBBY_REMEMBERED:
+            self.lobby.popitem(last=False)
 
     def _remote_presence(self, table: LiveTable, process: str, seats: Any) -> None:
         """(Owner) another process's connections' presence by seat; what everyone is
