@@ -108,7 +108,7 @@ def test_the_others_vote_an_absent_player_to_a_bot(browser: Browser, server: str
     vote = ann.get_by_test_id("vote-2")  # Cleo never came
     expect(vote).to_contain_text("Cleo")
     vote.click()
-    expect(ann.get_by_test_id("vote-2")).to_contain_text("1 votes")
+    expect(ann.get_by_test_id("vote-2")).to_contain_text("(1 vote)")
     expect(ann.get_by_test_id("vote-2")).to_be_disabled()
     shoot(ann, "clock-vote")
     bob.get_by_test_id("vote-2").click()
