@@ -59,6 +59,7 @@ export function clockField(form, rerender) {
 export function clockSummary(clock) {
   if (!clock || clock.kind === "none" || !clock.kind) return t("clock_summary_none");
   if (clock.kind === "turn") return t("clock_summary_turn", { time: duration(clock.move) });
+  if (!clock.reserve) return t("clock_summary_move", { move: clock.move });
   return t("clock_summary_realtime", { move: clock.move, reserve: duration(clock.reserve) });
 }
 
