@@ -92,6 +92,9 @@ const announcer = h("div.visually-hidden", { "aria-live": "assertive", id: "anno
 // Every move told in words as it arrives (the turn changes go to the assertive announcer).
 const movesAnnouncer = h("div.visually-hidden", { "aria-live": "polite", id: "moves-announcer", "data-testid": "moves-announcer" });
 document.body.append(announcer, movesAnnouncer);
+/** The wide layout (the side panel beside the game, not a drawer): table.css's breakpoint. */
+const WIDE = matchMedia("(min-width: 900px)");
+WIDE.addEventListener("change", () => render());
 
 function names() {
   return (S.state && S.state.names) || (S.table ? S.table.seats.map((s) => s.name || null) : []);
@@ -614,12 +617,14 @@ function renderGame() {
     },
     t("scores_and_moves"),
   );
+  // My seat's tools (turn alerts, leave): beside the turn on a wide screen; on a phone in the
+  // drawer, so that the table still fits one screen.
+  const tools = [S.seat !== null && !st.outcome ? S.alerts.button(render) : null, S.clock.controls(!st.outcome)];
   const head = h(
     "div.stage-head",
     {},
     h("div.turn-banner", { id: "turn", "data-testid": "turn", class: mineTurn ? "mine" : "" }, turnText(st)),
-    S.seat !== null && !st.outcome ? S.alerts.button(render) : null,
-    S.clock.controls(!st.outcome),
+    WIDE.matches ? tools : null,
     drawerButton,
   );
   const ring = h(
@@ -632,7 +637,8 @@ function renderGame() {
   );
   const mine = S.seat !== null && !st.outcome ? renderMySeat(st) : null;
   const stage = h("div.stage", { class: mine ? "" : "no-hand" }, head, ring, mine);
-  return h("div.game", { "data-testid": "game", class: S.drawerOpen ? "drawer-open" : "" }, stage, renderSide(st));
+  const side = renderSide(st, WIDE.matches ? null : h("div.side-tools", {}, tools));
+  return h("div.game", { "data-testid": "game", class: S.drawerOpen ? "drawer-open" : "" }, stage, side);
 }
 
 /** One player's place at the table: name, points, hand size, status, known cards. */
@@ -758,7 +764,7 @@ function renderSettings() {
   );
 }
 
-function renderSide(st) {
+function renderSide(st, tools) {
   const tabs = [
     ["scores", t("scores"), () => renderScores(st)],
     ["log", t("move_log"), () => renderLog()],
@@ -813,6 +819,7 @@ function renderSide(st) {
     "aside.side",
     { id: "side", "aria-label": t("scores_and_moves") },
     h("div.side-head", {}, meta, close),
+    tools,
     tablist,
     panels,
     S.seat !== null && !st.outcome ? renderSeatLink() : null,
@@ -827,7 +834,7 @@ function renderTableArea(st) {
     const summaries = handSummaries(S.events, st.players);
     const last = summaries[summaries.length - 1];
     area.classList.add("game-end");
-    area.append(renderFinal(st), last ? renderSummary(last) : null);
+    area.append(renderFinal(st), last ? renderSummary(last) : "");
     return area;
   }
   // A hand's end: its summary lies over the felt, the table still visible around it.
@@ -974,7 +981,8 @@ function renderActions() {
       },
       t("clear"),
     ),
-    hintControls(S, () => refresh(renderHand, renderActions), (cards) => (S.selection = cards)),
+    // (append writes a null as the text "null": no hint control, nothing)
+    hintControls(S, () => refresh(renderHand, renderActions), (cards) => (S.selection = cards)) || "",
   );
 }
 
