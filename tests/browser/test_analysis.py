@@ -5,15 +5,16 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
+from .shots import shots_dir
+
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "analysis"
+SHOTS = shots_dir("analysis")
 SIZE: ViewportSize = {"width": 1280, "height": 800}
 
 

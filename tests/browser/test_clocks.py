@@ -4,7 +4,8 @@ absent person's seat to a bot, shown as "bot for <name>".
 
 The clock here is a real one (the page counts down the server's deadline): a custom clock
 of 8 s a move keeps the wait short; ``expect`` waits for what the page shows, no sleep.
-Screenshots of each new state go to ``docs/screenshots/never-stall/``.
+Screenshots of each new state go to ``artifacts/screenshots/never-stall/``
+(``docs/screenshots/`` with ``ODIN_SCREENSHOTS=docs``).
 """
 
 from __future__ import annotations
@@ -12,15 +13,16 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from .shots import shots_dir
+
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "never-stall"
+SHOTS = shots_dir("never-stall")
 SIZE = {"width": 1280, "height": 800}
 
 

@@ -2,7 +2,8 @@
 reactions, a spectator not heard by the players, a mute that outlives a reload), the chat
 in the replay among the moves, and a rematch where one player declines.
 
-Screenshots for the closing note go to docs/screenshots/never-stall/.
+Screenshots for the closing note go to artifacts/screenshots/never-stall/
+(docs/screenshots/ with ODIN_SCREENSHOTS=docs).
 """
 
 from __future__ import annotations
@@ -10,15 +11,16 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
+from .shots import shots_dir
+
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "never-stall"
+SHOTS = shots_dir("never-stall")
 SCREEN: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 

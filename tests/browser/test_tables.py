@@ -4,22 +4,24 @@ Two people at a table: when one hides the page the other sees "away", when one c
 the other sees "offline" after the server's grace; the lobby shows who waits at a table.
 A private table made in the create form is not listed; its creator locks a seat (a
 stranger with the link cannot take it) and cancels the table, and every page says so.
-Screenshots of each new state go to ``docs/screenshots/never-stall/``.
+Screenshots of each new state go to ``artifacts/screenshots/never-stall/``
+(``docs/screenshots/`` with ``ODIN_SCREENSHOTS=docs``).
 """
 
 from __future__ import annotations
 
 import json
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from .shots import shots_dir
+
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "never-stall"
+SHOTS = shots_dir("never-stall")
 SIZE = {"width": 1280, "height": 800}
 GRACE_MS = 10_000
 """The server's presence grace (``Settings.presence_grace``): offline comes after it."""

@@ -7,7 +7,8 @@
 * My games: the table waiting on me comes first, marked; the others say whose turn it is.
 * The final screen and the replay page show the record's statistics and the points chart.
 
-Screenshots go to docs/screenshots/never-stall/.
+Screenshots go to artifacts/screenshots/never-stall/
+(docs/screenshots/ with ODIN_SCREENSHOTS=docs).
 """
 
 from __future__ import annotations
@@ -15,18 +16,18 @@ from __future__ import annotations
 import json
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from .shots import shots_dir
 from .test_axe import AXE, _serious
 from .test_table_hand_end import _play_until
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "never-stall"
+SHOTS = shots_dir("never-stall")
 TURN_BASED = {"kind": "turn", "preset": "24h"}
 
 # Records every notification the page creates and every permission request, around the
