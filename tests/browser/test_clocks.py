@@ -96,7 +96,9 @@ def test_a_closed_page_does_not_stall_a_real_time_game(browser: Browser, server:
     running = ann.locator('.player[data-seat="1"] [data-testid="clock-running"]')
     expect(running).to_have_text(re.compile(r"^0:0[0-8]$"))
     shoot(ann, "clock-countdown")
-    expect(ann.locator('.player[data-seat="1"] [data-testid="stand-in"]')).to_contain_text("1")
+    # the 8 s run out (up to 8 s after the countdown showed), then the stand-in moves
+    stand_in = ann.locator('.player[data-seat="1"] [data-testid="stand-in"]')
+    expect(stand_in).to_contain_text("1", timeout=30_000)
     expect(ann.get_by_test_id("turn")).to_contain_text("Your turn")  # the game went on
     expect(ann.locator('.player[data-seat="0"] [data-testid="clock-running"]')).to_be_visible()
     shoot(ann, "clock-stand-in")
@@ -132,10 +134,14 @@ def test_a_person_leaves_and_takes_the_seat_back(browser: Browser, server: str) 
     expect(mine).to_have_text("bot for Bob")
     take_back = bob.get_by_test_id("take-back")
     expect(take_back).to_be_visible()
+    # While the bot plays the seat, the hand's actions are one: take it back.
+    expect(bob.get_by_test_id("play")).to_have_count(0)
+    expect(bob.get_by_test_id("take-back-bar")).to_be_visible()
     shoot(bob, "clock-take-back")
-    take_back.click()
+    bob.get_by_test_id("take-back-bar").click()
     expect(mine).to_have_count(0)
     expect(bob.get_by_test_id("leave")).to_be_visible()
+    expect(bob.get_by_test_id("play")).to_be_visible()
     bob.context.close()
 
 

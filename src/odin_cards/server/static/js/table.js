@@ -945,6 +945,12 @@ function renderActions() {
   const verdict = selectionVerdict(st, S.seat, S.selection, matchMedia("(pointer: coarse)").matches);
   const busy = actionPending() || S.status !== "open";
   const passingRound = S.passRound !== null && S.passRound === roundKey(S.events);
+  if (S.seat !== null && S.token && !st.outcome && S.clock.bots()[String(S.seat)]) {
+    // A bot plays my seat (I left, or missed moves): the one thing to do here is take it back.
+    if (selBox) selBox.textContent = t("bot_for", { name: nameOf(S.seat) });
+    clear(box).append(S.clock.button("take_back", "take-back-bar", () => api.takeBack(S.id, S.token), "primary"));
+    return;
+  }
   if (selBox) {
     selBox.textContent = verdict.key ? t(verdict.key, verdict.params) : "";
     selBox.className = `selection ${verdict.verdict === true ? "ok" : verdict.verdict === false ? "bad" : ""}`;
