@@ -78,11 +78,16 @@ def _seat(page: Page, server: str, players: int = 3) -> str:
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_the_lobby(context: BrowserContext, server: str, theme: str) -> None:
+    # An open table with a clock and one person seated: its list entry is checked too.
+    clock = {"kind": "realtime", "preset": "normal"}
+    table = _post(f"{server}/api/tables", {"players": 3, "clock": clock})["table"]
+    _post(f"{server}/api/tables/{table['id']}/seats/0", {"name": "Dana"})
     page = context.new_page()
     page.goto(server + "/static/favicon.svg")
     page.evaluate("(t) => localStorage.setItem('odin.prefs', JSON.stringify({theme: t}))", theme)
     page.goto(server + "/")
     expect(page.locator("#create")).to_be_visible()
+    expect(page.locator(f'#open-tables .table-item:has(a[href$="{table["id"]}"])')).to_be_visible()
     assert _serious(page) == []
 
 
