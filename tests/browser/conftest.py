@@ -74,6 +74,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "0",
             "--log-level",
             "warning",
+            # Every page of every test is one client address (127.0.0.1): the per-address
+            # quotas that protect a public server would refuse the suite's later tests.
+            "--tables-per-hour",
+            "100000",
+            "--connections-per-ip",
+            "1000",
+            "--bot-seats-per-ip",
+            "1000",
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
