@@ -25,13 +25,14 @@ import hashlib
 import hmac
 import unicodedata
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import updates as msg
 from .cluster import NotOwner
 from .errors import DomainError
 from .ports import ChatLine, SocialStore, StoreUnavailable, Subscriber
+from .rate import Bucket
 from .table import LiveTable, clean_name
 
 if TYPE_CHECKING:
@@ -113,26 +114,6 @@ def spectator_key(table: LiveTable, address: str | None) -> str:
     return "w" + digest[:10]
 
 
-class Allowance:
-    """A token bucket: ``burst`` lines at once, then ``rate`` a second."""
-
-    def __init__(self, burst: float, rate: float, clock: Callable[[], float]) -> None:
-        self._burst = burst
-        self._rate = rate
-        self._tokens = burst
-        self._clock = clock
-        self._stamp = clock()
-
-    def take(self) -> bool:
-        now = self._clock()
-        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
-        self._stamp = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return True
-        return False
-
-
 class TableChat:
     """The chat of every table this process holds (the hall's partner)."""
 
@@ -142,10 +123,10 @@ class TableChat:
         self._lines: dict[str, list[ChatLine]] = {}
         """The latest lines of each table, as this process knows them (up to HISTORY)."""
         self._locks: dict[str, asyncio.Lock] = {}
-        self._connections: weakref.WeakKeyDictionary[Subscriber, Allowance] = (
+        self._connections: weakref.WeakKeyDictionary[Subscriber, Bucket] = (
             weakref.WeakKeyDictionary()
         )
-        self._people: dict[tuple[str, str], Allowance] = {}
+        self._people: dict[tuple[str, str], Bucket] = {}
         self._muted: weakref.WeakKeyDictionary[Subscriber, set[str]] = weakref.WeakKeyDictionary()
 
     def _store(self) -> SocialStore:
@@ -185,8 +166,8 @@ class TableChat:
             )
         allowance = self._connections.get(subscriber)
         if allowance is None:
-            allowance = self._connections[subscriber] = Allowance(
-                CONNECTION_BURST, CONNECTION_RATE, self.hall.clock.monotonic
+            allowance = self._connections[subscriber] = Bucket(
+                CONNECTION_RATE, CONNECTION_BURST, self.hall.clock.monotonic
             )
         if not allowance.take():
             raise DomainError("rate_limited", "you write too fast: wait a few seconds")
@@ -229,8 +210,8 @@ class TableChat:
             key = (table.id, author)
             allowance = self._people.get(key)
             if allowance is None:
-                allowance = self._people[key] = Allowance(
-                    PERSON_BURST, PERSON_RATE, self.hall.clock.monotonic
+                allowance = self._people[key] = Bucket(
+                    PERSON_RATE, PERSON_BURST, self.hall.clock.monotonic
                 )
             if not allowance.take():
                 raise DomainError("rate_limited", "you write too fast: wait a few seconds")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from starlette.websockets import WebSocket
 
+from ..domain.rate import Bucket
 from ..settings import Settings
 
 SLOW_CLIENT = 1013
@@ -38,26 +39,6 @@ class EdgeStats:
     """The most bytes any connection ever had queued for sending."""
     dropped_slow: int = 0
     """Connections dropped because they did not read (1013)."""
-
-
-class Bucket:
-    """A token bucket: ``burst`` at once, refilled at ``rate`` a second."""
-
-    def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
-        self._rate = rate
-        self._burst = burst
-        self._tokens = burst
-        self._clock = clock
-        self._stamp = clock()
-
-    def take(self) -> bool:
-        now = self._clock()
-        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
-        self._stamp = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return True
-        return False
 
 
 class Connection:
