@@ -31,17 +31,23 @@ class HeuristicBot(Bot):
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
-        k = Knowledge.of(view)
-        return choose(
-            k.seat,
-            k.players,
-            k.decision,
-            k.hand,
-            k.table,
-            k.table_player,
-            k.beaten,
-            k.others,
-            k.sizes,
-            legal,
-            self.style,
-        )
+        return view_choice(view, legal, self.style)
+
+
+def view_choice(view: View, legal: Sequence[Action], style: Style = STYLE) -> Action:
+    """The heuristic's move from one seat's view: the view turned into the masks the
+    policy reads (the search breaks its root ties with it too)."""
+    k = Knowledge.of(view)
+    return choose(
+        k.seat,
+        k.players,
+        k.decision,
+        k.hand,
+        k.table,
+        k.table_player,
+        k.beaten,
+        k.others,
+        k.sizes,
+        legal,
+        style,
+    )

@@ -50,6 +50,7 @@ from ..rules.cards import deck_mask
 from ..rules.game import OVER
 from ..rules.position import HandSampler
 from .base import Bot, Budget
+from .heuristic import view_choice
 from .inference import MODEL, OpponentModel, weighted_deals
 from .knowledge import Knowledge
 from .policy import FIRST as FIRST_STYLE
@@ -147,7 +148,7 @@ class SearchBot(Bot):
         root = search(view, rng, deadline, iterations, settings)
         if not settings.sure_wins:
             return best_child(root, legal)
-        return best_child(root, legal, _view_policy(view, legal, settings.style))
+        return best_child(root, legal, view_choice(view, legal, settings.style))
 
 
 def best_child(root: _Node, legal: Sequence[Action], prefer: Action | None = None) -> Action:
@@ -167,24 +168,6 @@ def best_child(root: _Node, legal: Sequence[Action], prefer: Action | None = Non
         if key > best_key:
             best_key, best = key, action
     return best
-
-
-def _view_policy(view: View, legal: Sequence[Action], style: Style) -> Action:
-    """The heuristic's move from the seat's view (the tie-break of the root)."""
-    k = Knowledge.of(view)
-    return policy_choose(
-        k.seat,
-        k.players,
-        k.decision,
-        k.hand,
-        k.table,
-        k.table_player,
-        k.beaten,
-        k.others,
-        k.sizes,
-        legal,
-        style,
-    )
 
 
 def search(
