@@ -56,16 +56,26 @@ class Terminal:
                     raise AssertionError(f"{text!r} never appeared; screen:\n{self.screen[-3000:]}")
                 self.screen += chunk.decode(errors="replace")
 
-    def wait(self) -> int:
-        try:
-            while True:
-                chunk = os.read(self.master, 65536)
+    def wait(self, timeout: float = 60.0) -> int:
+        """The program's exit status, once it ended and its last output is read.
+
+        The end of output is not awaited by a blocking read: another process of the test
+        run that forked while this terminal's other end was open holds it too, and then
+        the read would never see the end."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:  # the program ended and nobody holds the other end
+                    break
                 if not chunk:
                     break
                 self.screen += chunk.decode(errors="replace")
-        except OSError:
-            pass
-        return self.process.wait(timeout=60)
+            elif self.process.poll() is not None:
+                break
+        return self.process.wait(timeout=max(deadline - time.monotonic(), 1.0))
 
     def close(self) -> None:
         if self.process.poll() is None:
