@@ -26,6 +26,7 @@ from .adapters.metrics import PrometheusMetrics
 from .adapters.redis_bus import RedisMessaging
 from .adapters.sql_errors import FAILURES
 from .adapters.sql_leases import SqlLeaseStore
+from .domain.accounts import Accounts
 from .domain.analysis import TableAnalyses
 from .domain.broadcast import MemoryBroadcaster
 from .domain.clock import SystemClock
@@ -34,7 +35,8 @@ from .domain.hall import Hall
 from .domain.hints import TableHints
 from .domain.ports import StoreUnavailable
 from .settings import Settings
-from .transport import errors
+from .transport import auth, errors
+from .transport.accounts_api import router as accounts_router
 from .transport.analysis_api import router as analysis_router
 from .transport.api import router
 from .transport.connection import EdgeStats
@@ -51,6 +53,7 @@ PAGES = {
     "/t/{table_id}": "table.html",
     "/t/{table_id}/watch": "table.html",
     "/t/{table_id}/replay": "replay.html",
+    "/account": "account.html",
 }
 
 log = logging.getLogger(__name__)
@@ -154,6 +157,7 @@ def create_app(settings: Settings) -> FastAPI:
                 social=database.social,
             )
             app.state.hall = hall
+            app.state.accounts = Accounts(database.accounts, clock, settings)
             analyst = WorkerAnalyst()
             stack.callback(analyst.close)
             analyses = TableAnalyses(analyst)
@@ -190,6 +194,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.include_router(router)
     app.include_router(analysis_router)
+    app.include_router(accounts_router)
     app.add_api_websocket_route("/ws/{table_id}", endpoint)
     install_ops(app, ServerProbes(app), metrics)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
@@ -197,6 +202,7 @@ def create_app(settings: Settings) -> FastAPI:
         app.add_api_route(path, _page(page), methods=["GET", "HEAD"], include_in_schema=False)
 
     errors.install(app)
+    auth.install(app)
     return app
 
 

@@ -87,3 +87,22 @@ class Settings:
     """Seconds without a person connected after which a table's bots stop (until one returns)."""
     bot_deadline: float = 60.0
     """Seconds a bot move may take before a random legal move stands in."""
+
+    # ------------------------------------------------------------ accounts (issue #10)
+    session_idle: float = 14 * 24 * 3600.0
+    """Seconds a logged-in session lives without being used."""
+    session_max: float = 60 * 24 * 3600.0
+    """Seconds a logged-in session lives at most, however often it is used."""
+    secure_cookies: bool = False
+    """Mark the session cookie ``Secure`` on every answer (it is whenever the request came
+    over HTTPS, as the proxy headers tell when ``--forwarded-allow-ips`` trusts the proxy)."""
+    login_window: float = 15 * 60.0
+    """Seconds over which failed logins are counted (per name and per address)."""
+    login_failures_per_name: int = 5
+    """Failed logins for one name in the window after which it is locked out."""
+    login_failures_per_address: int = 30
+    """Failed logins from one address in the window after which it is locked out."""
+    lockout_seconds: float = 15 * 60.0
+    """Seconds a locked-out name or address waits."""
+    signups_per_hour: int = 10
+    """Accounts one client address may create an hour."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .db_lock import acquire_database
+from .sql_accounts import SqlAccountStore
 from .sql_errors import storing
 from .sql_log import SqlEventLog
 from .sql_schema import make_engine, migrate
@@ -24,6 +25,8 @@ class Database:
     store: SqlTableStore
     log: SqlEventLog
     social: SqlSocialStore
+    accounts: SqlAccountStore
+    """Accounts, sessions and login attempts (issue #10, ``domain/accounts.py``)."""
 
 
 @asynccontextmanager
@@ -44,7 +47,13 @@ async def open_database(url: str, process: str | None = None) -> AsyncIterator[D
             log = SqlEventLog(engine, process)
             log.start()
             try:
-                yield Database(engine, SqlTableStore(engine), log, SqlSocialStore(engine))
+                yield Database(
+                    engine,
+                    SqlTableStore(engine),
+                    log,
+                    SqlSocialStore(engine),
+                    accounts=SqlAccountStore(engine),
+                )
             finally:
                 await log.stop()
         finally:

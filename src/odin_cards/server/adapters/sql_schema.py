@@ -128,6 +128,55 @@ rematches = sa.Table(
 )
 """The players' answers to a finished table's rematch (migration 0007)."""
 
+# --- accounts (issue #10) ---
+
+ACCOUNT_ID_LENGTH = 32
+"""An account id: 16 random bytes in hex."""
+
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.String(ACCOUNT_ID_LENGTH), primary_key=True),
+    sa.Column("name", sa.String(32), nullable=False),
+    sa.Column("name_key", sa.String(32), nullable=False),
+    sa.Column("password_hash", sa.String(255), nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("deleted", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("banned", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("last_seen", sa.DateTime(timezone=True), nullable=True),
+    sa.UniqueConstraint("name_key", name="accounts_name_key"),
+)
+"""People who signed up (migration 0009); ``name_key`` is the casefolded name."""
+
+account_sessions = sa.Table(
+    "account_sessions",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column(
+        "account_id", sa.String(ACCOUNT_ID_LENGTH), sa.ForeignKey("accounts.id"), nullable=False
+    ),
+    sa.Column("csrf", sa.String(64), nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("last_used", sa.DateTime(timezone=True), nullable=False),
+)
+"""Logged-in sessions, by the SHA-256 of their cookie (migration 0009)."""
+sa.Index("account_sessions_account", account_sessions.c.account_id)
+
+login_attempts = sa.Table(
+    "login_attempts",
+    metadata,
+    sa.Column("key", sa.String(80), primary_key=True),
+    sa.Column("failures", sa.Integer, nullable=False),
+    sa.Column("first", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
+)
+"""Failed logins per name / address and sign-ups per address, in their window (0009)."""
+
+seats.append_column(sa.Column("account_id", sa.String(ACCOUNT_ID_LENGTH), nullable=True))
+sa.Index("seats_account", seats.c.account_id)
+"""The account holding a seat (``NULL``: a guest or a bot; migration 0009)."""
+
 
 # ---------------------------------------------------------------- engines
 

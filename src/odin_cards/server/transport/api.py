@@ -14,6 +14,7 @@ from ..domain.clocks import normalize as normalize_clock
 from ..domain.hall import Hall
 from ..domain.stand_ins import moves_by
 from ..domain.table import LiveTable
+from .auth import accounts_of, current_account, origin_ok
 from .errors import ApiError
 from .messages import valid_table_id
 from .quotas import Quotas, client_address
@@ -183,6 +184,10 @@ async def get_table(request: Request, table_id: str) -> dict[str, Any]:
 async def take_seat(request: Request, table_id: str, seat: int, body: TakeSeat) -> dict[str, Any]:
     table = await _table(request, table_id)
     token = await _hall(request).take_seat(table, seat, body.name)
+    account = await current_account(request)
+    if account is not None and origin_ok(request):
+        # A logged-in person's seat is their account's at once (docs/accounts.md).
+        await accounts_of(request).link_seats(account, [token])
     return {"seat": seat, "token": token}
 
 
