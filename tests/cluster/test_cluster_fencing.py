@@ -69,6 +69,44 @@ async def test_an_append_with_an_old_token_is_refused(database_url: str) -> None
         await engine.dispose()
 
 
+async def test_one_batch_writes_the_tables_still_held_and_refuses_the_others(
+    database_url: str,
+) -> None:
+    engine = make_engine(database_url)
+    try:
+        await migrate(engine)
+        for table_id in ("kept", "lost"):
+            record = new_record(table_id, "odin", 2, {}, 7, {}, datetime.now(UTC))
+            record.status = "playing"
+            await SqlTableStore(engine).insert(record)
+        old = SqlLeaseStore(engine, "old-1-a", 5.0)
+        new = SqlLeaseStore(engine, "new-2-b", 5.0)
+        old_log = SqlEventLog(engine, old.owner)
+        old_log.start()
+        await old.renew()
+        await new.renew()
+        kept, lost = await old.acquire("kept"), await old.acquire("lost")
+        assert kept is not None and lost is not None
+        await old.release("lost", lost)
+        assert await new.acquire("lost") == lost + 1
+        seat, action = first_moves(1)[0]
+        move = LoggedAction(0, seat, action, None, datetime.now(UTC))
+        # Appended together, the two rows are written in one batch (or two: either way
+        # the table still held is written and the other refused).
+        results = await asyncio.gather(
+            old_log.append("kept", move, False, kept),
+            old_log.append("lost", move, False, lost),
+            return_exceptions=True,
+        )
+        assert results[0] is None
+        assert isinstance(results[1], Fenced)
+        assert [row.number for row in await logged(database_url, "kept")] == [0]
+        assert await logged(database_url, "lost") == []
+        await old_log.stop()
+    finally:
+        await engine.dispose()
+
+
 def first_moves(count: int) -> list[tuple[int, str]]:
     """The first moves (seat, action) of the table's game, each the first legal one."""
     game = rules_of("odin").new_game(2, {}, 7)

@@ -226,7 +226,7 @@ async def test_an_unforeseen_failure_of_the_log_is_an_unknown_outcome(
 ) -> None:
     await database.store.insert(a_table("t1", "playing"))
 
-    def broken(batch: object) -> None:
+    def broken(*batches: object) -> None:
         raise RuntimeError("a bug in the log")
 
     with monkeypatch.context() as patch:

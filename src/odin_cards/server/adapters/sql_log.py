@@ -184,7 +184,7 @@ class SqlEventLog:
         """One transaction for the whole batch; the ports' errors on failure. Entries whose
         lease moved on are failed with :class:`Fenced` and not written."""
         if self.writer is not None:
-            statements = _statements(batch)
+            statements = _statements(batch, batch)
             await asyncio.get_running_loop().run_in_executor(
                 self.thread, _commit_sync, self.writer, statements
             )
@@ -194,8 +194,10 @@ class SqlEventLog:
         try:
             with storing("write the log"):
                 await connection.begin()
-                batch = await _unfenced(connection, batch)
-                for statement, rows in _statements(batch) if batch else ():
+                fenced = [entry for entry in batch if entry.fence is not None]
+                unfenced = [entry for entry in batch if entry.fence is None]
+                batch = unfenced + await _insert_fenced(connection, fenced)
+                for statement, rows in _statements(unfenced, batch) if batch else ():
                     await connection.execute(statement, rows)
             with committing("writing the log"):
                 await connection.commit()
@@ -206,27 +208,58 @@ class SqlEventLog:
                 log.debug("closing a failed connection failed", exc_info=True)
 
 
-async def _unfenced(connection: Any, batch: list[Entry]) -> list[Entry]:
-    """The entries whose table's lease still holds their (owner, token), with those lease
-    rows locked until the commit (a takeover waits for it); the others fail, ``Fenced``."""
-    fenced = [entry for entry in batch if entry.fence is not None]
+FENCED_INSERT = sa.text(
+    """
+    INSERT INTO events (table_id, number, seat, action, client_id, created, by)
+    SELECT v.table_id, v.number, v.seat, v.action, v.client_id, v.created, v.by
+    FROM unnest(
+        CAST(:table_ids AS varchar[]), CAST(:numbers AS integer[]), CAST(:seats AS integer[]),
+        CAST(:actions AS varchar[]), CAST(:client_ids AS varchar[]),
+        CAST(:created AS timestamptz[]), CAST(:by AS varchar[]), CAST(:tokens AS bigint[])
+    ) AS v(table_id, number, seat, action, client_id, created, by, token)
+    JOIN table_leases AS lease
+        ON lease.table_id = v.table_id AND lease.owner = :owner AND lease.token = v.token
+    ORDER BY lease.table_id
+    FOR SHARE OF lease
+    RETURNING events.table_id
+    """
+)
+"""The fenced entries' rows, each written only while its table's lease still holds its
+(owner, token): one statement, whose lease rows stay locked until the commit (a takeover
+waits for it; they are locked in the tables' order, as a takeover's are). Its text never
+changes with the batch's size, so PostgreSQL plans it once per connection."""
+
+
+async def _insert_fenced(connection: Any, fenced: list[Entry]) -> list[Entry]:
+    """Write ``fenced`` (:data:`FENCED_INSERT`); the entries written. The others fail,
+    :class:`Fenced`: their lease moved on, and they were not written."""
     if not fenced:
-        return batch
-    lease = schema.table_leases.c
-    rows = await connection.execute(
-        sa.select(lease.table_id, lease.owner, lease.token)
-        .where(lease.table_id.in_(sorted({e.table_id for e in fenced})))
-        .order_by(lease.table_id)
-        .with_for_update(read=True)
+        return []
+    owners = {entry.fence[0] for entry in fenced if entry.fence is not None}
+    if len(owners) != 1:
+        raise StoreUnavailable("one batch of fenced appends has one owner")
+    rows = [entry.row for entry in fenced]
+    written = await connection.execute(
+        FENCED_INSERT,
+        {
+            "table_ids": [row["table_id"] for row in rows],
+            "numbers": [row["number"] for row in rows],
+            "seats": [row["seat"] for row in rows],
+            "actions": [row["action"] for row in rows],
+            "client_ids": [row["client_id"] for row in rows],
+            "created": [row["created"] for row in rows],
+            "by": [row["by"] for row in rows],
+            "tokens": [entry.fence[1] for entry in fenced if entry.fence is not None],
+            "owner": owners.pop(),
+        },
     )
-    held = {row.table_id: (row.owner, int(row.token)) for row in rows}
+    held = {row.table_id for row in written}
     kept = []
-    for entry in batch:
-        if entry.fence is not None and held.get(entry.table_id) != entry.fence:
-            if not entry.done.done():
-                entry.done.set_exception(Fenced(f"table {entry.table_id}: lease moved on"))
-        else:
+    for entry in fenced:
+        if entry.table_id in held:
             kept.append(entry)
+        elif not entry.done.done():
+            entry.done.set_exception(Fenced(f"table {entry.table_id}: lease moved on"))
     return kept
 
 
@@ -238,8 +271,12 @@ def _fail(entry: Entry, error: StoreUnavailable) -> None:
 Statement = tuple[sa.Executable, list[dict[str, Any]] | None]
 
 
-def _statements(batch: list[Entry]) -> list[Statement]:
-    statements: list[Statement] = [(sa.insert(schema.events), [e.row for e in batch])]
+def _statements(inserted: list[Entry], batch: list[Entry]) -> list[Statement]:
+    """The statements that write ``batch``: the rows of ``inserted`` (the others are written
+    already) and the end of every game that ended with its action."""
+    statements: list[Statement] = []
+    if inserted:
+        statements.append((sa.insert(schema.events), [e.row for e in inserted]))
     finished = [e.table_id for e in batch if e.finished]
     if finished:
         finish = sa.update(schema.tables).where(schema.tables.c.id.in_(finished))
