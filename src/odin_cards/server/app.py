@@ -34,6 +34,7 @@ from .domain.cluster import ClusterPorts
 from .domain.hall import Hall
 from .domain.hints import TableHints
 from .domain.ports import StoreUnavailable
+from .domain.ratings import Results
 from .settings import Settings
 from .transport import auth, errors
 from .transport.accounts_api import router as accounts_router
@@ -44,6 +45,9 @@ from .transport.errors import ApiError
 from .transport.headers import SecurityHeaders
 from .transport.http_limits import BodyLimit
 from .transport.ops import drain, install_ops
+from .transport.people_api import router as people_router
+from .transport.people_routes import router as people_routes
+from .transport.people_routes import start_people
 from .transport.quotas import Quotas
 from .transport.ws import endpoint
 
@@ -53,6 +57,8 @@ PAGES = {
     "/t/{table_id}": "table.html",
     "/t/{table_id}/watch": "table.html",
     "/t/{table_id}/replay": "replay.html",
+    "/u/{name}": "profile.html",
+    "/leaderboard": "leaderboard.html",
     "/account": "account.html",
 }
 
@@ -158,6 +164,11 @@ def create_app(settings: Settings) -> FastAPI:
             )
             app.state.hall = hall
             app.state.accounts = Accounts(database.accounts, clock, settings)
+            results = Results(database.ratings, hall.get, clock, hall._spawn)
+            hall.on_finished.append(results.finished)  # ratings and profiles' results
+            app.state.results = results
+            app.state.profiles = database.ratings
+            start_people(app, database, hall, clock, settings)  # Play now, friends
             analyst = WorkerAnalyst()
             stack.callback(analyst.close)
             analyses = TableAnalyses(analyst)
@@ -169,6 +180,7 @@ def create_app(settings: Settings) -> FastAPI:
             stack.push_async_callback(hall.hand_over)  # runs first: leases go at once
             stack.callback(drain, app)
             await hall.start()
+            hall._spawn(results.run())  # finished tables left unsettled, then every 5 min
             # Everything loaded so far (modules, resumed tables) lives as long as the server:
             # keep it out of the garbage collector's scans. With thousands of connections a
             # full collection stalls every table for tens of milliseconds (hundreds on a
@@ -194,6 +206,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.include_router(router)
     app.include_router(analysis_router)
+    app.include_router(people_router)
+    app.include_router(people_routes)
     app.include_router(accounts_router)
     app.add_api_websocket_route("/ws/{table_id}", endpoint)
     install_ops(app, ServerProbes(app), metrics)

@@ -12,6 +12,8 @@ from .db_lock import acquire_database
 from .sql_accounts import SqlAccountStore
 from .sql_errors import storing
 from .sql_log import SqlEventLog
+from .sql_people import SqlPeopleStore
+from .sql_ratings import SqlRatingStore
 from .sql_schema import make_engine, migrate
 from .sql_social import SqlSocialStore
 from .sql_store import SqlTableStore
@@ -27,6 +29,11 @@ class Database:
     social: SqlSocialStore
     accounts: SqlAccountStore
     """Accounts, sessions and login attempts (issue #10, ``domain/accounts.py``)."""
+    ratings: SqlRatingStore
+    """Results, ratings, profiles and leaderboards (issue #10, ``domain/ratings.py``)."""
+    people: SqlPeopleStore
+    """Play now's queue (``people.queue``), follows, blocks, reports, invitations
+    (issue #10, ``domain/matchmaking.py``, ``domain/friends.py``)."""
 
 
 @asynccontextmanager
@@ -53,6 +60,8 @@ async def open_database(url: str, process: str | None = None) -> AsyncIterator[D
                     log,
                     SqlSocialStore(engine),
                     accounts=SqlAccountStore(engine),
+                    ratings=SqlRatingStore(engine),
+                    people=SqlPeopleStore(engine),
                 )
             finally:
                 await log.stop()

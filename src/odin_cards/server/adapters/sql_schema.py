@@ -178,6 +178,143 @@ sa.Index("seats_account", seats.c.account_id)
 """The account holding a seat (``NULL``: a guest or a bot; migration 0009)."""
 
 
+# --- ratings (issue #10) ---
+
+RATING_CLASS_LENGTH = 8
+"""``heads-up`` or ``multi`` (``domain/ratings.py``)."""
+
+table_results = sa.Table(
+    "table_results",
+    metadata,
+    sa.Column("table_id", sa.String(ID_LENGTH), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("rating_class", sa.String(RATING_CLASS_LENGTH), nullable=False),
+    sa.Column("finished", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("note", sa.String(120), nullable=True),
+)
+"""Each finished table once settled (migration 0010): rated or not, and why not."""
+
+seat_results = sa.Table(
+    "seat_results",
+    metadata,
+    sa.Column("table_id", sa.String(ID_LENGTH), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("person", sa.Boolean, nullable=False),
+    sa.Column("bot", sa.String(32), nullable=True),
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("score", sa.Integer, nullable=False),
+    sa.Column("statistics", sa.JSON, nullable=False),
+)
+"""Each seat's place, win, score and figures at a finished table (migration 0010); a
+profile finds its person's through ``seats.account_id``."""
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("account_id", sa.String(ACCOUNT_ID_LENGTH), primary_key=True),
+    sa.Column("rating_class", sa.String(RATING_CLASS_LENGTH), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated", sa.DateTime(timezone=True), nullable=False),
+)
+"""Each account's OpenSkill rating per class (migration 0010)."""
+sa.Index("ratings_board", ratings.c.rating_class, ratings.c.mu)
+
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("account_id", sa.String(ACCOUNT_ID_LENGTH), primary_key=True),
+    sa.Column("table_id", sa.String(ID_LENGTH), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("rating_class", sa.String(RATING_CLASS_LENGTH), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("mu_before", sa.Float, nullable=False),
+    sa.Column("sigma_before", sa.Float, nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+"""One row per (account, rated table): the rating before and after (migration 0010)."""
+sa.Index("rating_history_account", rating_history.c.account_id, rating_history.c.created)
+
+
+# --- people (issue #10) ---
+
+match_tickets = sa.Table(
+    "match_tickets",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("account_id", sa.String(32), nullable=True),
+    sa.Column("name", sa.String(32), nullable=False),
+    sa.Column("address", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("target", sa.String(8), nullable=False),
+    sa.Column("clock", sa.String(8), nullable=False),
+    sa.Column("rating", sa.Float, nullable=True),
+    sa.Column("state", sa.String(10), nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("seen", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("claimed", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("table_id", sa.String(ID_LENGTH), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+)
+"""Play now's queue: one row per ticket, waiting, matching, matched or over (0011)."""
+sa.Index("match_tickets_waiting", match_tickets.c.state, match_tickets.c.players)
+sa.Index("match_tickets_account", match_tickets.c.account_id)
+
+follows = sa.Table(
+    "follows",
+    metadata,
+    sa.Column("follower", sa.String(32), primary_key=True),
+    sa.Column("followed", sa.String(32), primary_key=True),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+"""Who follows whom, by account id (0011)."""
+sa.Index("follows_followed", follows.c.followed)
+
+blocks = sa.Table(
+    "blocks",
+    metadata,
+    sa.Column("blocker", sa.String(32), primary_key=True),
+    sa.Column("blocked", sa.String(32), primary_key=True),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+"""Who blocked whom, by account id (0011)."""
+sa.Index("blocks_blocked", blocks.c.blocked)
+
+reports = sa.Table(
+    "reports",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("reporter", sa.String(32), nullable=False),
+    sa.Column("reported", sa.String(32), nullable=False),
+    sa.Column("reason", sa.String(16), nullable=False),
+    sa.Column("text", sa.String(500), nullable=True),
+    sa.Column("table_id", sa.String(ID_LENGTH), nullable=True),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+"""Reports of a person, for the operators (``odin admin reports``; 0011)."""
+sa.Index("reports_created", reports.c.created)
+
+invites = sa.Table(
+    "invites",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("sender", sa.String(32), nullable=False),
+    sa.Column("recipient", sa.String(32), nullable=False),
+    sa.Column("table_id", sa.String(ID_LENGTH), nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+"""Open invitations to a table, until answered or old (0011)."""
+sa.Index("invites_recipient", invites.c.recipient)
+
+
 # ---------------------------------------------------------------- engines
 
 

@@ -44,6 +44,19 @@ CODES = frozenset(
         # hints and analysis (issue #13)
         "hints_off",
         "analysis_busy",
+        # people: Play now, friends, blocks, reports (issue #10)
+        "bad_choice",
+        "banned",
+        "queue_full",
+        "too_soon",
+        "no_person",
+        "blocked",
+        "too_many",
+        "not_friend",
+        "bad_report",
+        # ratings: leaderboards (issue #10)
+        "bad_class",
+        "bad_page",
         # the server's state or limits
         "unavailable",
         "too_many_tables",

@@ -51,6 +51,7 @@ from .ports import (
 )
 from .presence import Presence
 from .presenters import presenter_of
+from .ratings import rated_setting
 from .rematch import Rematches, SeatPlan
 from .stand_ins import StandIns
 from .table import LiveTable, ReplayError, api_of, clean_name, hash_token, new_record
@@ -145,6 +146,9 @@ class Hall:
         self.rematches = Rematches(self, social)
         """Chat and rematch (:mod:`.chat`, :mod:`.rematch`); without ``social`` (tools,
         some tests) both refuse as ``unavailable``."""
+        self.on_finished: list[Callable[[LiveTable], None]] = []
+        """Called when a table's last move was applied here (its owner): results and
+        ratings (:mod:`.ratings`) hook in; each must return at once (spawn its work)."""
 
     # ------------------------------------------------------------ loading
 
@@ -406,6 +410,7 @@ class Hall:
         chosen["clock"] = normalize(chosen.get("clock"))
         chosen["visibility"] = visibility(chosen.get("visibility"))
         chosen["hints"] = hints_setting(chosen.get("hints"))
+        chosen["rated"] = rated_setting(chosen.get("rated"), game, players - len(bots))
         if len(bots) < players:
             waiting = sum(1 for t in self.tables.values() if t.status == "waiting")
             if waiting >= self.settings.max_waiting_tables:
@@ -857,6 +862,8 @@ class Hall:
             self._announce(table)
             self.turns.forget(table)
             self._hold(table)
+            for hook in self.on_finished:
+                hook(table)
         self.turns.schedule(table)
 
     def _broadcast(self, table: LiveTable, since: int) -> None:

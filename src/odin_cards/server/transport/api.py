@@ -12,6 +12,7 @@ from ...bots.registry import GAMES_BOTS
 from ..domain.access import new_creator_token
 from ..domain.clocks import normalize as normalize_clock
 from ..domain.hall import Hall
+from ..domain.ratings import is_rated
 from ..domain.stand_ins import moves_by
 from ..domain.table import LiveTable
 from .auth import accounts_of, current_account, origin_ok
@@ -63,6 +64,8 @@ class NewTable(_Body):
     visibility: Literal["public", "private"] = "public"
     clock: ClockChoice | None = None
     """``settings["clock"]`` (``domain/clocks.py``): none, real time or turn based."""
+    rated: Annotated[bool, Field(strict=True)] = False
+    """``settings["rated"]`` (``domain/ratings.py``): rated, for a signed-in creator only."""
     """``settings["visibility"]`` (``domain/access.py``): listed, or by invite link only."""
 
 
@@ -139,6 +142,8 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     bots = bot_seats(body)
     hall = _hall(request)
     hall.check_new(body.game, body.players, bots, body.options)  # a refusal uses no quota
+    if body.rated and (await current_account(request) is None or not origin_ok(request)):
+        raise ApiError(401, "login_required", "log in to create a rated table")
     asked = None if body.clock is None else body.clock.model_dump(exclude_none=True)
     clock = None if asked is None else normalize_clock(asked)
     quotas: Quotas = request.app.state.quotas
@@ -155,6 +160,8 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     chosen["visibility"] = body.visibility
     if clock is not None:
         chosen["clock"] = clock
+    if body.rated:
+        chosen["rated"] = True
     creator, creator_hash = new_creator_token()
     table = await hall.create(
         body.players, bots, body.options, client, body.game, chosen, creator_hash
@@ -183,8 +190,10 @@ async def get_table(request: Request, table_id: str) -> dict[str, Any]:
 @router.post("/tables/{table_id}/seats/{seat}")
 async def take_seat(request: Request, table_id: str, seat: int, body: TakeSeat) -> dict[str, Any]:
     table = await _table(request, table_id)
-    token = await _hall(request).take_seat(table, seat, body.name)
     account = await current_account(request)
+    if is_rated(table.settings) and (account is None or not origin_ok(request)):
+        raise ApiError(401, "login_required", "log in to play at a rated table")
+    token = await _hall(request).take_seat(table, seat, body.name)
     if account is not None and origin_ok(request):
         # A logged-in person's seat is their account's at once (docs/accounts.md).
         await accounts_of(request).link_seats(account, [token])

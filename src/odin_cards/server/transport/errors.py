@@ -71,6 +71,20 @@ STATUS = {
     "unavailable": 503,
     "hints_off": 403,
     "analysis_busy": 503,
+    # people (issue #10, docs/matchmaking.md)
+    "bad_choice": 422,
+    "banned": 403,
+    "queue_full": 503,
+    "too_soon": 409,
+    "no_person": 404,
+    "blocked": 403,
+    "too_many": 409,
+    "not_friend": 403,
+    "bad_report": 422,
+    "rate_limited": 429,
+    # ratings (issue #10, docs/ratings.md)
+    "bad_class": 422,
+    "bad_page": 422,
 }
 """HTTP status of each code the domain refuses a request with (others: 400)."""
 
