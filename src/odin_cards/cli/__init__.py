@@ -6,7 +6,20 @@ so ``odin --help`` (and any one command) loads only what it uses.
 
 from __future__ import annotations
 
-from . import analyse, arena, bench, evaluate, join, play, replay, serve, simulate, tables, traces
+from . import (
+    admin,
+    analyse,
+    arena,
+    bench,
+    evaluate,
+    join,
+    play,
+    replay,
+    serve,
+    simulate,
+    tables,
+    traces,
+)
 from .app import app
 
 for module in (
@@ -21,6 +34,7 @@ for module in (
     join,
     serve,
     tables,
+    admin,
 ):
     module.register(app)
 
