@@ -1,7 +1,7 @@
 """Accessibility: axe-core (vendored, tests/browser/vendor/axe.min.js) finds no violation
 of serious or critical impact on any page or state: the lobby, the table on my turn (light
 and dark, laptop and phone, the drawer and settings open), a hand's summary, the
-spectator view and the replay."""
+spectator view and the replay (of a running game and of a finished one)."""
 
 from __future__ import annotations
 
@@ -124,6 +124,18 @@ def test_spectator_and_replay(context: BrowserContext, server: str) -> None:
     watcher.goto(f"{server}/t/{table_id}/replay")
     expect(watcher.get_by_test_id("replay-message")).to_be_visible()
     assert _serious(watcher) == []
+
+
+def test_the_replay_of_a_finished_game(context: BrowserContext, server: str) -> None:
+    body = {"players": 2, "bots": {"0": "heuristic", "1": "random"}, "options": {"one_hand": True}}
+    table_id = _post(f"{server}/api/tables", body)["table"]["id"]
+    page = context.new_page()
+    page.goto(f"{server}/t/{table_id}/watch")
+    expect(page.get_by_test_id("final")).to_be_visible(timeout=30_000)
+    page.goto(f"{server}/t/{table_id}/replay")
+    expect(page.locator(".rp-log")).to_be_visible()
+    page.get_by_test_id("next").click()
+    assert _serious(page) == []
 
 
 def test_axe_finds_a_planted_violation(context: BrowserContext, server: str) -> None:

@@ -167,7 +167,8 @@ function render() {
   }
   const log = h(
     "ol.log.rp-log",
-    { "data-testid": "log" },
+    // It scrolls: keyboard users reach it with Tab and scroll it with the arrow keys.
+    { "data-testid": "log", tabindex: "0", "aria-label": t("move_log") },
     R.steps.map((st, i) =>
       h(
         "li",
