@@ -106,3 +106,11 @@ class Settings:
     """Seconds a locked-out name or address waits."""
     signups_per_hour: int = 10
     """Accounts one client address may create an hour."""
+
+    # ------------------------------------------------------------ people (issue #10)
+    playnow_bot_wait: float = 20.0
+    """Seconds a Play now ticket waits before its person may fill the table with bots."""
+    playnow_ticket_ttl: float = 20.0
+    """Seconds without a poll after which a Play now ticket expires (its page went away)."""
+    playnow_max_waiting: int = 1000
+    """Play now tickets waiting in all; more are refused (``queue_full``)."""

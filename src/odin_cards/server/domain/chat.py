@@ -26,7 +26,7 @@ import hmac
 import unicodedata
 import weakref
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import updates as msg
 from .cluster import NotOwner
@@ -59,6 +59,15 @@ second after that, however many connections they open."""
 
 MAX_MUTED = 64
 """People one connection may mute."""
+
+
+class BlockList(Protocol):
+    """Who blocked whom (``domain/friends.py``): a person's blocks and a table's accounts."""
+
+    async def blocked_ids(self, blocker: str) -> set[str]: ...
+
+    async def seat_accounts(self, table_id: str) -> dict[int, str]:
+        """Seat -> the account holding it, for the seats of accounts."""
 
 
 def chat_settings(value: Any) -> dict[str, Any]:
@@ -128,6 +137,15 @@ class TableChat:
         )
         self._people: dict[tuple[str, str], Bucket] = {}
         self._muted: weakref.WeakKeyDictionary[Subscriber, set[str]] = weakref.WeakKeyDictionary()
+        self.blocks: BlockList | None = None
+        """Blocks between accounts (issue #10): a seat whose account blocked a person hears
+        nothing of the seats that person holds, live or in the history."""
+        self._blocking: weakref.WeakKeyDictionary[Subscriber, tuple[str, set[str]]] = (
+            weakref.WeakKeyDictionary()
+        )
+        """A seat's connection -> (its account, the accounts it blocked)."""
+        self._accounts: dict[str, dict[int, str]] = {}
+        """Each table's seats held by accounts (read when someone connects)."""
 
     def _store(self) -> SocialStore:
         if self.store is None:
@@ -291,8 +309,29 @@ class TableChat:
             lines = await self.lines(table)
         except DomainError:
             return
+        await self._learn_blocks(table, subscriber)
         seen = [line for line in lines if self._reaches(table, subscriber, line)]
         subscriber.send(_chat_message(seen, history=True))
+
+    async def _learn_blocks(self, table: LiveTable, subscriber: Subscriber) -> None:
+        """Whom the connecting seat's account blocked, and which seats they hold. A store
+        that cannot be read now filters nothing (the page's mute still works)."""
+        if self.blocks is None or subscriber.seat is None:
+            return
+        try:
+            accounts = await self.blocks.seat_accounts(table.id)
+            self._accounts[table.id] = accounts
+            me = accounts.get(subscriber.seat)
+            if me is not None:
+                self._blocking[subscriber] = (me, await self.blocks.blocked_ids(me))
+        except StoreUnavailable:
+            return
+
+    def blocked_now(self, blocker: str, blocked: str) -> None:
+        """``blocker`` just blocked ``blocked``: their connections here hear no more of them."""
+        for account, chosen in self._blocking.values():
+            if account == blocker:
+                chosen.add(blocked)
 
     def mute(self, subscriber: Subscriber, author: str, muted: bool) -> None:
         """Send ``subscriber`` nothing more from ``author`` (or again, with ``muted`` false)."""
@@ -309,6 +348,11 @@ class TableChat:
     def _reaches(self, table: LiveTable, subscriber: Subscriber, line: ChatLine) -> bool:
         if line.author in self._muted.get(subscriber, ()):
             return False
+        blocking = self._blocking.get(subscriber)
+        if blocking is not None and line.seat is not None:
+            author = self._accounts.get(table.id, {}).get(line.seat)
+            if author is not None and author in blocking[1]:
+                return False
         return line.seat is not None or subscriber.seat is None or spectators_heard(table)
 
     def _deliver(self, table: LiveTable, lines: list[ChatLine]) -> None:
@@ -321,6 +365,7 @@ class TableChat:
         """The table left memory: so does its chat."""
         self._lines.pop(table_id, None)
         self._locks.pop(table_id, None)
+        self._accounts.pop(table_id, None)
         for key in [key for key in self._people if key[0] == table_id]:
             del self._people[key]
 
