@@ -22,6 +22,8 @@ const form = {
   hints: false, // settings.hints: players may ask the strongest bot for a hint
   rulesOpen: false,
   visibility: "public", // settings.visibility: listed, or by invite link only (access.js)
+  rated: false, // settings.rated: a rated table, for a signed-in creator (docs/ratings.md)
+  signedIn: false,
   ...newClockForm(), // settings.clock: the time control (clock.js)
 };
 let levels = [];
@@ -35,6 +37,13 @@ const resultBox = h("div");
 async function start() {
   await initI18n();
   setupHeader();
+  fetch("/api/account", { headers: { Accept: "application/json" } })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((a) => {
+      form.signedIn = Boolean(a && a.account);
+      if (form.signedIn) renderForm();
+    })
+    .catch(() => {});
   clear(main).append(
     h(
       "section.hero",
@@ -146,6 +155,9 @@ function renderForm() {
   const hints = h("input", { type: "checkbox", id: "hints", checked: form.hints, "data-testid": "hints-option" });
   hints.addEventListener("change", () => (form.hints = hints.checked));
 
+  const rated = h("input", { type: "checkbox", id: "rated", checked: form.rated, "data-testid": "rated-option" });
+  rated.addEventListener("change", () => (form.rated = rated.checked));
+
   const humans = [...Array(n).keys()].filter((s) => !form.seats[s]).length;
 
   clear(formBox).append(
@@ -197,6 +209,7 @@ function renderForm() {
       visibilityField(form.visibility, (v) => ((form.visibility = v), renderForm())),
       h("label.check", {}, chatSpectators, h("span", {}, t("chat_spectators_option")), h("span.help", {}, t("chat_spectators_help"))),
       h("label.check", {}, hints, h("span", {}, t("hints_option")), h("span.help", {}, t("hints_option_help"))),
+      form.signedIn ? h("label.check", {}, rated, h("span", {}, t("rated_option")), h("span.help", {}, t("rated_option_help"))) : null,
       clockField(form, renderForm),
       h("div.actions", {}, h("button.primary", { type: "submit", id: "create" }, t("create_table"))),
     ),
@@ -226,7 +239,7 @@ async function create() {
   try {
     const answer = await api.createTable(form.players, bots, options, {
       ...(clock ? { clock } : {}), chat: { spectators: form.chatSpectators }, hints: form.hints,
-      visibility: form.visibility });
+      visibility: form.visibility, ...(form.signedIn && form.rated ? { rated: true } : {}) });
     created = answer.table;
     rememberCreator(created.id, answer.creator);
     renderCreated();
