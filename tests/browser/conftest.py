@@ -82,6 +82,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "1000",
             "--bot-seats-per-ip",
             "1000",
+            "--signups-per-hour",
+            "1000",
         ],
         stdout=log,
         stderr=subprocess.STDOUT,

@@ -44,6 +44,18 @@ def serve_command(
         int,
         typer.Option("--tables-per-hour", min=1, help="Tables one client address may create."),
     ] = 60,
+    signups_per_hour: Annotated[
+        int,
+        typer.Option("--signups-per-hour", min=1, help="Accounts one client address may create."),
+    ] = 10,
+    secure_cookies: Annotated[
+        bool,
+        typer.Option(
+            "--secure-cookies",
+            help="Mark the session cookie Secure always (it is whenever the request came "
+            "over HTTPS, as a trusted proxy's X-Forwarded-Proto tells).",
+        ),
+    ] = False,
     connections_per_ip: Annotated[
         int,
         typer.Option(
@@ -172,6 +184,8 @@ def serve_command(
         rate=rate_limit,
         burst=max(1, round(rate_limit)),
         tables_per_hour=tables_per_hour,
+        signups_per_hour=signups_per_hour,
+        secure_cookies=secure_cookies,
         sockets_per_ip=connections_per_ip,
         sockets=max_connections,
         hello_timeout=hello_timeout,
