@@ -18,8 +18,10 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from odin_cards.server import Settings
 from odin_cards.server.adapters import sql_schema as db
 from odin_cards.server.adapters.sql_ratings import SqlRatingStore
+from odin_cards.server.adapters.sql_store import SqlTableStore
 from odin_cards.server.domain.clock import SystemClock
 from odin_cards.server.domain.ratings import BOT_RATINGS, Results, places
+from odin_cards.server.domain.table import LiveTable
 
 from .harness import Server, open_client, running
 from .test_play import play_out
@@ -184,17 +186,21 @@ async def test_a_rating_is_applied_once_across_a_restart_and_concurrent_settling
             await connection.execute(sa.delete(db.ratings))
             await connection.execute(sa.delete(db.seat_results))
             await connection.execute(sa.delete(db.table_results))
+        stored = await SqlTableStore(engine).load(table_id)
+        assert stored is not None
+        table = LiveTable.replay(stored)
+        store = SqlRatingStore(engine)
+
+        async def nothing(_: str) -> LiveTable:
+            raise AssertionError("not swept here")
+
+        twins = [Results(store, nothing, SystemClock(), lambda _: None) for _ in range(2)]
+        done = await asyncio.gather(*(r.settle(table) for r in twins))
+        assert sorted(d.new for d in done if d is not None) == [False, True]
         async with running(settings) as server, server.http() as http:
-            assert server.app is not None
-            hall = server.app.state.hall
-            table = await hall.get(table_id)
-            store = SqlRatingStore(engine)
-            twins = [Results(store, hall.get, SystemClock(), hall._spawn) for _ in range(2)]
-            done = await asyncio.gather(*(r.settle(table) for r in twins))
-            assert sorted(d.new for d in done if d is not None) in ([False, True], [False, False])
-            await server.app.state.results.sweep()
             seen = await profile(http, "Ann")
             assert seen["ratings"]["heads-up"]["rating"]["games"] == 1
+            assert len(seen["ratings"]["heads-up"]["history"]) == 1
     finally:
         await engine.dispose()
 
