@@ -24,15 +24,19 @@ import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ...bots.registry import GAMES_BOTS
 from ..settings import Settings
+from .errors import DomainError
 from .ports import Clock, StoreUnavailable
 from .table import LiveTable
+
+if TYPE_CHECKING:
+    from .hall import Hall
 
 # ---------------------------------------------------------------- rules
 
@@ -484,12 +488,26 @@ class Accounts:
         await self.store.set_password(session.account.id, await self._hash(new))
         await self.store.end_sessions(session.account.id, keep=session.id)
 
-    async def delete(self, session: Session, password: str) -> list[HeldSeat]:
+    async def delete(
+        self, session: Session, password: str, hall: Hall | None = None
+    ) -> list[HeldSeat]:
         """Delete the account (the password first): the name is freed, every session ends,
-        its seats show :data:`NEUTRAL_NAME`; the seats that changed."""
+        its seats show :data:`NEUTRAL_NAME` (in the store, and in the tables ``hall``
+        holds in memory, through their owners); the seats that changed."""
         await self._check_locked([f"n:{name_key(session.account.name)}"[:80]])
         await self._check_password(session.account, password)
-        return await self.store.delete(session.account.id, self.clock.now(), NEUTRAL_NAME)
+        changed = await self.store.delete(session.account.id, self.clock.now(), NEUTRAL_NAME)
+        for table_id in sorted({held.table_id for held in changed}):
+            table = None if hall is None else hall.tables.get(table_id)
+            if hall is not None and table is not None:
+                try:
+                    await _refresh(hall, table)
+                except (AccountError, DomainError, StoreUnavailable):
+                    # Stored already; this copy shows the old name until it is reloaded.
+                    for held in changed:
+                        if held.table_id == table_id and held.seat < table.players:
+                            table.seats[held.seat].name = NEUTRAL_NAME
+        return changed
 
     async def ban(self, name: str, banned: bool = True) -> Account:
         """Ban the named account (its sessions end; it cannot log in) or unban it."""
@@ -511,7 +529,9 @@ class Accounts:
     async def seats(self, account: Account) -> list[HeldSeat]:
         return await self.store.seats_of(account.id, SEAT_LIMIT)
 
-    async def claim_seat(self, account: Account, table: LiveTable, seat: int) -> str:
+    async def claim_seat(
+        self, account: Account, table: LiveTable, seat: int, hall: Hall | None = None
+    ) -> str:
         """A new token for a seat the account holds at ``table``, replacing the old one:
         the seat moves to the device that asked (the other device's token stops opening
         it; a connection already open keeps playing until it reconnects). ``not_yours``
@@ -524,7 +544,22 @@ class Accounts:
             if not await self.store.set_seat_token(table.id, seat, account.id, digest):
                 raise AccountError("not_yours", "your account holds no such seat", 404)
             table.seats[seat].token_hash = digest
+        if hall is not None and hall.peers is not None:
+            # Several processes: the table's owner reads the seats again and shows them to
+            # its replicas, so that the new token opens the seat on every process.
+            await _refresh(hall, table)
         return token
+
+
+async def _refresh(hall: Hall, table: LiveTable) -> None:
+    """The table's seats as stored, read again by its owner (which shows them to its
+    replicas) and by this process."""
+    answer = None
+    if hall.peers is not None and not table.owned:
+        answer = await hall.peers.route(table, {"op": "refresh"})
+    if answer is not None and "error" in answer:
+        raise AccountError("unavailable", str(answer.get("message", "try again")), 503)
+    await hall.refresh_record(table)
 
 
 def same_secret(a: str, b: str) -> bool:

@@ -562,6 +562,11 @@ class Peers:
                     table, int(request["seat"]), str(request["name"]), str(request["hash"])
                 )
                 return {"ok": True}
+            if op == "refresh":
+                # The seats changed in the store (an account's seat got a new token,
+                # domain/accounts.py): read them and show them to every replica.
+                await self.hall.refresh_record(table)
+                return {"ok": True}
             if op in ("leave", "take_back", "vote"):
                 await self.hall.stand_ins.serve(table, op, request)
                 return {"ok": True}

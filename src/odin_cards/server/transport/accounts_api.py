@@ -10,7 +10,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..domain.accounts import (
     NAME_MAX,
-    NEUTRAL_NAME,
     PASSWORD_MAX,
     SEAT_LIMIT,
     Account,
@@ -137,12 +136,7 @@ async def change_password(request: Request, body: PasswordChange) -> dict[str, A
 async def delete(request: Request, response: Response, body: Deletion) -> dict[str, Any]:
     """Delete the account (its password first); its seats are anonymized."""
     session = await checked_session(request)
-    changed = await accounts_of(request).delete(session, body.password)
-    hall = _hall(request)
-    for held in changed:
-        table = hall.tables.get(held.table_id)
-        if table is not None and held.seat < table.players:
-            table.seats[held.seat].name = NEUTRAL_NAME  # this process's copy, as stored
+    changed = await accounts_of(request).delete(session, body.password, _hall(request))
     clear_session_cookie(request, response)
     return {"account": None, "csrf": None, "anonymized": len(changed)}
 
@@ -186,6 +180,7 @@ async def claim_seat(
     seat had before stops working."""
     if not valid_table_id(table_id):
         raise ApiError(404, "not_found", "there is no such table")
-    table = await _hall(request).get(table_id)
-    token = await accounts_of(request).claim_seat(account, table, seat)
+    hall = _hall(request)
+    table = await hall.get(table_id)
+    token = await accounts_of(request).claim_seat(account, table, seat, hall)
     return {"table": table.id, "seat": seat, "token": token}
