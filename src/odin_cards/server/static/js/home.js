@@ -36,7 +36,7 @@ const resultBox = h("div");
 
 async function start() {
   await initI18n();
-  setupHeader();
+  setupHeader([h("a.leaderboard-link", { href: "/leaderboard" }, t("leaderboard"))]);
   fetch("/api/account", { headers: { Accept: "application/json" } })
     .then((r) => (r.ok ? r.json() : null))
     .then((a) => {
@@ -58,6 +58,8 @@ async function start() {
       h(
         "div.lists",
         {},
+        h("section", { id: "playnow" }), // Play now (playnow.js)
+        h("section", { id: "friends", hidden: true }), // friends, signed in (friends.js)
         h("section.panel", { "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title" }, t("my_tables")), mineList),
         h("section.panel", { "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, t("open_tables")), openList),
         h(
