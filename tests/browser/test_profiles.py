@@ -50,27 +50,26 @@ async def _play(base: str, table_id: str, token: str, rng: random.Random) -> Non
     """Seat 0 plays random legal moves until the game is over (the bot plays seat 1)."""
     async with connect(base.replace("http://", "ws://") + f"/ws/{table_id}") as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "version": None}))
-        sent = -1
+        state: dict[str, Any] | None = None
+        version, pending = 0, False
         while True:
             message = json.loads(await asyncio.wait_for(ws.recv(), 20))
-            if message["type"] != "update":
+            if message["type"] == "update":
+                state, version = message["state"], message["version"]
+            elif message["type"] in ("ack", "error"):
+                pending = False  # (every accepted move is followed by an update)
+                if message["type"] == "ack":
+                    continue
+            else:
                 continue
-            state, version = message["state"], message["version"]
+            if state is None:
+                continue
             if state["outcome"] is not None:
                 return
-            if state["to_move"] == 0 and version != sent:
-                sent = version
-                action = rng.choice(state["legal"])
-                await ws.send(
-                    json.dumps(
-                        {
-                            "type": "act",
-                            "action": action,
-                            "version": version,
-                            "id": secrets.token_hex(8),
-                        }
-                    )
-                )
+            if state["to_move"] == 0 and not pending:
+                pending = True
+                act = {"type": "act", "action": rng.choice(state["legal"]), "version": version}
+                await ws.send(json.dumps({**act, "id": secrets.token_hex(8)}))
 
 
 def _in_a_thread(work: Any) -> None:
