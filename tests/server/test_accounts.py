@@ -452,6 +452,14 @@ async def test_bad_inputs_are_refused_and_change_nothing(server: Server) -> None
             headers={"Content-Type": "application/json"},
         )
         assert broken.status_code == 422 and broken.json()["error"] == "invalid"
+        # What a form of another site can send (no CORS preflight) is not JSON to us.
+        for kind in ("text/plain", "application/x-www-form-urlencoded"):
+            form = await http.post(
+                "/api/account/signup",
+                content=b'{"name": "Pia", "password": "correct horse battery"}',
+                headers={"Content-Type": kind},
+            )
+            assert form.status_code == 422 and form.json()["error"] == "invalid"
         long_login = await log_in(http, "Olga", "p" * 129)
         assert long_login.status_code == 401
         assert [a.name for a in await rows(server, db.accounts)] == ["Olga"]
