@@ -5,6 +5,7 @@ classes apart, leaderboards paged, a deleted account's profile gone."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import secrets
 from datetime import UTC, datetime
@@ -23,7 +24,8 @@ from odin_cards.server.domain.clock import SystemClock
 from odin_cards.server.domain.ratings import BOT_RATINGS, Results, places
 from odin_cards.server.domain.table import LiveTable
 
-from .harness import Server, open_client, running
+from .conftest import REDIS
+from .harness import Server, open_client, running, running_two
 from .test_play import play_out
 from .test_ratings_domain import MU, SIGMA, plackett_luce
 
@@ -269,3 +271,30 @@ async def test_a_deleted_accounts_profile_is_gone(server: Server) -> None:
         assert answer.status_code == 200, answer.text
         gone = await cleo.get("/api/people/Cleo")
         assert gone.status_code == 404 and gone.json()["error"] == "not_found"
+
+
+@pytest.mark.multiprocess
+@pytest.mark.redis
+@pytest.mark.parametrize("processes", ["two"], indirect=True)  # (never on SQLite: conftest)
+async def test_two_processes_rate_a_table_once(settings: Settings, processes: str) -> None:
+    clustered = dataclasses.replace(
+        settings, redis_url=REDIS, redis_prefix=f"odin-test-{secrets.token_hex(4)}:"
+    )
+    async with running_two(clustered) as server, server.http() as ann, server.http() as bob:
+        await sign_up(ann, "Ann"), await sign_up(bob, "Bob")
+        table_id = await rated_table(ann, 2)
+        tokens = [await sit(ann, table_id, 0, "Ann"), await sit(bob, table_id, 1, "Bob")]
+        clients = [await open_client(server, table_id, t) for t in tokens]
+        await play_out(clients, random.Random(2))
+        for client in clients:
+            await client.close()
+        # Both processes settle it (one of them is its owner, whose hook did too).
+        async with running(clustered) as third:
+            assert third.app is not None and server.app is not None
+            for results in (server.app.state.results, third.app.state.results):
+                table = await results.load(table_id)
+                await results.settle(table)
+        for name in ("Ann", "Bob"):
+            seen = await profile(ann, name)
+            assert seen["ratings"]["heads-up"]["rating"]["games"] == 1
+            assert len(seen["ratings"]["heads-up"]["history"]) == 1
