@@ -9,11 +9,12 @@ import asyncio
 import dataclasses
 import logging
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 import pytest
 import sqlalchemy as sa
+from argon2 import PasswordHasher
 from typer.testing import CliRunner, Result
 from websockets.asyncio.client import connect
 
@@ -497,3 +498,29 @@ async def test_no_password_or_session_id_in_the_logs(
     assert "/api/account/login" in text  # the requests were logged...
     for secret in ["my secret password", "a wrong secret password", "the next secret", *secrets]:
         assert secret not in text  # ...without their secrets
+
+
+class CountingHasher(PasswordHasher):
+    """argon2id as the server uses it, counting the verifications."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.verified = 0
+
+    def verify(self, hash: str | bytes, password: str | bytes) -> Literal[True]:
+        self.verified += 1
+        return super().verify(hash, password)
+
+
+async def test_an_unknown_name_costs_the_same_argon2id_check_as_a_known_one(
+    server: Server,
+) -> None:
+    assert server.app is not None
+    hasher = CountingHasher()
+    server.app.state.accounts.hasher = hasher
+    async with server.http() as http:
+        await sign_up(http, "Rita")
+        for name in ("Rita", "Nobody", "x" * 40):
+            before = hasher.verified
+            assert (await log_in(http, name, "not the password")).status_code == 401
+            assert hasher.verified == before + 1, name  # one argon2id check, known or not
