@@ -100,6 +100,11 @@ def test_a_guest_signs_up_and_the_seat_is_theirs_on_every_device(
         expect(page.get_by_test_id("account-name")).to_contain_text(name)
         expect(page.get_by_test_id("hand").locator("button.card")).not_to_have_count(0)
 
+        # Another table's seat form offers the account's name.
+        second = post(server, "/api/tables", {"players": 2})["table"]
+        page.goto(f"{server}/t/{second['id']}")
+        expect(page.locator("#name")).to_have_value(name)
+
         # The account page lists the table the guest played.
         page.goto(f"{server}/account")
         entry = page.locator(f'[data-testid="account-table"][data-table="{table["id"]}"]')

@@ -68,14 +68,19 @@ function adopt(answer) {
   if (answer.account) fillName(answer.account.name);
 }
 
-/** The seat's name field shows the account's name once signed in. */
+/** The name fields of a seat (the table page's, the home page's "Play now") show the
+ * account's name once signed in, unless the person typed another one. */
+const NAME_FIELDS = ["name", "playnow-name"];
+
 function fillName(name) {
   const previous = savedName();
   saveName(name);
-  const input = document.getElementById("name");
-  if (input && (!input.value || input.value === previous)) {
-    input.value = name;
-    input.dispatchEvent(new Event("input", { bubbles: true }));
+  for (const id of NAME_FIELDS) {
+    const input = document.getElementById(id);
+    if (input && (!input.value || input.value === previous)) {
+      input.value = name;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    }
   }
 }
 
