@@ -196,6 +196,29 @@ async def test_a_ticket_whose_page_stops_polling_expires(server: Server) -> None
     await close(ann, bob)
 
 
+async def test_a_group_whose_table_was_never_made_waits_again(server: Server) -> None:
+    """A process that claimed a group and stopped before making its table (here: the
+    claim is written by hand) leaves it ``matching``; 30 s later it waits again."""
+    clock = queue_clock(server)
+    ann, bob = await person(server, "Ann"), await person(server, "Bob")
+    first = await queue(ann, players=3)
+    second = await queue(bob, players=3)
+    assert server.app is not None
+    engine = server.app.state.database.engine
+    async with engine.begin() as connection:
+        await connection.execute(
+            sa.update(db.match_tickets).values(state="matching", claimed=clock.now())
+        )
+    assert (await poll(ann.http, first["ticket"]))["state"] == "matching"
+    await clock.advance(31)
+    assert (await poll(ann.http, first["ticket"]))["state"] == "waiting"
+    assert (await poll(bob.http, second["ticket"]))["state"] == "waiting"
+    cid = await person(server, "Cid")
+    assert (await queue(cid, players=3))["state"] == "matched"
+    assert (await poll(ann.http, first["ticket"]))["state"] == "matched"
+    await close(ann, bob, cid)
+
+
 async def test_one_ticket_per_account_and_cancel(server: Server) -> None:
     queue_clock(server)
     ann = await person(server, "Ann")

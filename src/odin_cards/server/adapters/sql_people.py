@@ -224,7 +224,7 @@ class SqlMatchStore:
                 .values(state="waiting", claimed=None)
             )
 
-    async def sweep(self, stale_before: datetime, stuck_before: datetime) -> int:
+    async def sweep(self, stale_before: datetime, stuck_before: datetime, now: datetime) -> int:
         m = schema.match_tickets.c
         async with transaction(self.engine, "expire tickets") as connection:
             expired = await connection.execute(
@@ -235,7 +235,7 @@ class SqlMatchStore:
             stuck = await connection.execute(
                 sa.update(schema.match_tickets)
                 .where(m.state == "matching", m.claimed < utc(stuck_before))
-                .values(state="waiting", claimed=None, seen=m.claimed)
+                .values(state="waiting", claimed=None, seen=utc(now))
             )
         return int(expired.rowcount or 0) + int(stuck.rowcount or 0)
 

@@ -233,8 +233,9 @@ class MatchStore(Protocol):
     async def release(self, ticket_ids: Sequence[str]) -> None:
         """Claimed tickets whose table could not be made wait again."""
 
-    async def sweep(self, stale_before: datetime, stuck_before: datetime) -> int:
-        """Expire stale waiting tickets; stuck ``matching`` ones wait again. How many."""
+    async def sweep(self, stale_before: datetime, stuck_before: datetime, now: datetime) -> int:
+        """Expire stale waiting tickets; stuck ``matching`` ones wait again (seen ``now``).
+        How many."""
 
 
 class Ratings(Protocol):
@@ -406,9 +407,14 @@ class MatchQueue:
         """The page is still there: the ticket stays alive, and is matched if it can be."""
         ticket = await self._ticket(secret)
         now = self.clock.now()
+        stuck = ticket.claimed is not None and ticket.claimed < self._stuck(now)
+        if ticket.state == "matching" and stuck:
+            # Its group's process stopped before the table was made: it waits again.
+            await self.sweep()
+            ticket = await self._ticket(secret)
         if ticket.state == "waiting":
             if ticket.seen < self._stale(now):
-                await self.store.sweep(self._stale(now), self._stuck(now))
+                await self.sweep()
                 return await self._status(await self._ticket(secret))
             await self.store.seen(ticket.id, now)
             return await self._match(ticket)
@@ -502,7 +508,7 @@ class MatchQueue:
 
     async def sweep(self) -> int:
         now = self.clock.now()
-        return await self.store.sweep(self._stale(now), self._stuck(now))
+        return await self.store.sweep(self._stale(now), self._stuck(now), now)
 
 
 # ---------------------------------------------------------------- the table
