@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .shots import shots_dir
+from .test_axe import AXE
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +23,12 @@ PASSWORD = "a long enough secret"
 
 
 def context(browser: Browser) -> BrowserContext:
-    made = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+    # bypass_csp: the accessibility check injects axe-core as a script tag.
+    made = browser.new_context(
+        viewport={"width": 1280, "height": 860},
+        locale="en-GB",
+        bypass_csp=True,  # type: ignore[arg-type]
+    )
     made.set_default_timeout(15_000)
     return made
 
@@ -35,6 +41,19 @@ def sign_up(page: Page, server: str, name: str) -> None:
     page.get_by_test_id("signup-submit").click()
     page.wait_for_url(f"{server}/")
     expect(page.get_by_test_id("account-name")).to_contain_text(name)
+
+
+def serious_in_panels(page: Page) -> list[str]:
+    """axe-core's serious and critical findings inside the Play now and friends panels."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    results = page.evaluate("async () => await axe.run({include: [['#playnow'], ['#friends']]})")
+    assert results["passes"], "axe-core checked nothing"
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:5]]}"
+        for v in results["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def state(page: Page) -> dict[str, Any] | None:
@@ -119,6 +138,14 @@ def test_two_people_are_matched_by_play_now_and_their_ratings_move(
         table_id = ann.url.rsplit("/", 1)[1]
         expect(mate.locator(f'a[href="/t/{table_id}/watch"]')).to_be_visible()
         home.get_by_test_id("friends").screenshot(path=str(SHOTS / "friends.png"))
+        assert serious_in_panels(home) == []  # both panels, signed in, in the light theme
+        home.evaluate("localStorage.setItem('odin.prefs', JSON.stringify({theme: 'dark'}))")
+        home.reload()
+        expect(home.get_by_test_id("friends").get_by_test_id("friend")).to_contain_text("online")
+        home.get_by_test_id("friends").screenshot(path=str(SHOTS / "friends-dark.png"))
+        home.get_by_test_id("playnow").screenshot(path=str(SHOTS / "playnow-dark.png"))
+        assert serious_in_panels(home) == []
+        home.evaluate("localStorage.removeItem('odin.prefs')")
         home.close()
 
         # The game, through the page, to its end.
