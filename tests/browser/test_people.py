@@ -27,7 +27,7 @@ def context(browser: Browser) -> BrowserContext:
     made = browser.new_context(
         viewport={"width": 1280, "height": 860},
         locale="en-GB",
-        bypass_csp=True,  # type: ignore[arg-type]
+        bypass_csp=True,
     )
     made.set_default_timeout(15_000)
     return made
