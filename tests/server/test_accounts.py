@@ -365,6 +365,10 @@ async def test_deleting_an_account_anonymizes_its_seats_and_frees_the_name(
         assert (await log_in(elsewhere, "Max")).status_code == 200
         table = await new_table(http, 2, {1: "random"})
         token = await sit(http, table["id"], 0, "Max Power")
+        talker = await open_client(server, table["id"], token)
+        await talker.send({"type": "chat", "text": "hello from Max"})
+        await talker.until(lambda m: m["type"] == "chat")
+        await talker.close()
         refused = await http.post(
             "/api/account/delete", json={"password": "wrong one"}, headers=await csrf(http)
         )
@@ -386,6 +390,10 @@ async def test_deleting_an_account_anonymizes_its_seats_and_frees_the_name(
         # The guest's token still plays the (now anonymous) seat.
         client = await open_client(server, table["id"], token)
         assert client.seat == 0
+        chat = await client.until(lambda m: m["type"] == "chat")
+        assert [(line["name"], line["text"]) for line in chat["lines"]] == [
+            ("Former player", "hello from Max")
+        ]
         await client.close()
         # The name is free again; the new account holds none of the old seats.
         await sign_up(http, "max")

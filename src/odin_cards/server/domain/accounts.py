@@ -500,6 +500,7 @@ class Accounts:
         for table_id in sorted({held.table_id for held in changed}):
             table = None if hall is None else hall.tables.get(table_id)
             if hall is not None and table is not None:
+                hall.chat.reread(table_id)
                 try:
                     await _refresh(hall, table)
                 except (AccountError, DomainError, StoreUnavailable):

@@ -361,6 +361,11 @@ class TableChat:
             if seen:
                 subscriber.send(_chat_message(seen))
 
+    def reread(self, table_id: str) -> None:
+        """The table's stored lines changed (a deleted account's name, ``domain/accounts.py``):
+        read them from the store when next needed."""
+        self._lines.pop(table_id, None)
+
     def forget(self, table_id: str) -> None:
         """The table left memory: so does its chat."""
         self._lines.pop(table_id, None)

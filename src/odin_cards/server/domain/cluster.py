@@ -563,8 +563,10 @@ class Peers:
                 )
                 return {"ok": True}
             if op == "refresh":
-                # The seats changed in the store (an account's seat got a new token,
-                # domain/accounts.py): read them and show them to every replica.
+                # The seats changed in the store (an account's seat got a new token, or a
+                # deleted account's name went, domain/accounts.py): read them and show
+                # them to every replica; the chat's names are read again too.
+                self.hall.chat.reread(table.id)
                 await self.hall.refresh_record(table)
                 return {"ok": True}
             if op in ("leave", "take_back", "vote"):
