@@ -22,6 +22,8 @@ pytestmark = pytest.mark.browser
 SHOTS = shots_dir("people")
 SIZE: ViewportSize = {"width": 1280, "height": 900}
 PASSWORD = "a long enough password"
+PACE = 0.08
+"""Seconds between a scripted player's moves (the server allows 20 messages a second)."""
 
 
 async def _rated_games(base: str, name: str, games: int) -> None:
@@ -70,6 +72,9 @@ async def _play(base: str, table_id: str, token: str, rng: random.Random) -> Non
                 pending = True
                 act = {"type": "act", "action": rng.choice(state["legal"]), "version": version}
                 await ws.send(json.dumps({**act, "id": secrets.token_hex(8)}))
+                # A person's pace: the browser tests' server keeps the default limit of 20
+                # messages a second, which an instant scripted player would pass.
+                await asyncio.sleep(PACE)
 
 
 def _in_a_thread(work: Any) -> None:
