@@ -185,6 +185,29 @@ async def test_bots_fill_the_table_after_the_wait(server: Server) -> None:
         assert len(await rows(server, db.tables)) == 1
 
 
+async def test_an_accounts_bots_are_near_its_rating_and_the_table_is_rated(
+    server: Server,
+) -> None:
+    clock = queue_clock(server)
+    ratings = fixed_ratings(server)
+    ann = await person(server, "Ann")
+    ratings.points[ann.id] = 850.0
+    waiting = await queue(ann)
+    await clock.advance(20)
+    filled = await ann.post("/api/play-now/bots", {"ticket": waiting["ticket"]})
+    assert filled.status_code == 200, filled.text
+    assert server.app is not None
+    table = server.app.state.hall.tables[filled.json()["table"]]
+    assert [s.bot for s in table.seats] == [None, "expert"]  # 862: the nearest level
+    assert table.settings["rated"] is True
+    chosen = await queue(ann)
+    await clock.advance(20)
+    picked = await ann.post("/api/play-now/bots", {"ticket": chosen["ticket"], "level": "random"})
+    other = server.app.state.hall.tables[picked.json()["table"]]
+    assert [s.bot for s in other.seats] == [None, "random"]
+    await close(ann)
+
+
 async def test_a_ticket_whose_page_stops_polling_expires(server: Server) -> None:
     clock = queue_clock(server)
     ann, bob = await person(server, "Ann"), await person(server, "Bob")
