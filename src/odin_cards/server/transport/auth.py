@@ -42,7 +42,8 @@ async def current_session(request: Request) -> Session | None:
     if "odin_session" in request.scope.setdefault("state", {}):
         cached: Session | None = request.scope["state"]["odin_session"]
         return cached
-    session = await accounts_of(request).session(request.cookies.get(COOKIE))
+    cookie = request.cookies.get(COOKIE)
+    session = None if not cookie else await accounts_of(request).session(cookie)
     request.scope["state"]["odin_session"] = session
     return session
 
