@@ -415,37 +415,35 @@ async def test_reports_are_stored_and_listed_by_odin_admin_reports(
 # ---------------------------------------------------------------- bad inputs
 
 
-@pytest.mark.parametrize(
-    ("path", "body", "code"),
-    [
-        ("/api/play-now", {**HEADS_UP, "players": 7}, "bad_choice"),
-        ("/api/play-now", {**HEADS_UP, "players": True}, "invalid"),
-        ("/api/play-now", {**HEADS_UP, "target": "12"}, "bad_choice"),
-        ("/api/play-now", {**HEADS_UP, "clock": "blitz"}, "bad_choice"),
-        ("/api/play-now", {**HEADS_UP, "extra": 1}, "invalid"),
-        ("/api/play-now", {**HEADS_UP, "previous": "x" * 129}, "invalid"),
-        ("/api/play-now/poll", {"ticket": "no such ticket"}, "not_found"),
-        ("/api/play-now/bots", {"ticket": "no such ticket"}, "not_found"),
-        ("/api/friends", {"name": "nobody"}, "no_person"),
-        ("/api/friends", {"name": "Ann"}, "bad_name"),
-        ("/api/friends", {"name": "x" * 33}, "invalid"),
-        ("/api/blocks", {"name": "nobody"}, "no_person"),
-        ("/api/invites", {"name": "Bob", "table": "nosuchtable"}, "not_friend"),
-        ("/api/reports", {"name": "Bob", "reason": "ugly"}, "invalid"),
-        ("/api/reports", {"name": "Bob", "reason": "other", "text": "a\x00b"}, "bad_report"),
-        ("/api/reports", {"name": "Bob", "reason": "other", "text": "x" * 501}, "bad_report"),
-        ("/api/invites/nosuchinvite", {"answer": "accept"}, "not_found"),
-    ],
-)
-async def test_bad_inputs_are_refused_and_change_nothing(
-    server: Server, path: str, body: dict[str, Any], code: str
-) -> None:
+BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
+    ("/api/play-now", {**HEADS_UP, "players": 7}, "bad_choice"),
+    ("/api/play-now", {**HEADS_UP, "players": True}, "invalid"),
+    ("/api/play-now", {**HEADS_UP, "target": "12"}, "bad_choice"),
+    ("/api/play-now", {**HEADS_UP, "clock": "blitz"}, "bad_choice"),
+    ("/api/play-now", {**HEADS_UP, "extra": 1}, "invalid"),
+    ("/api/play-now", {**HEADS_UP, "previous": "x" * 129}, "invalid"),
+    ("/api/play-now/poll", {"ticket": "no such ticket"}, "not_found"),
+    ("/api/play-now/bots", {"ticket": "no such ticket"}, "not_found"),
+    ("/api/friends", {"name": "nobody"}, "no_person"),
+    ("/api/friends", {"name": "Ann"}, "bad_name"),
+    ("/api/friends", {"name": "x" * 33}, "invalid"),
+    ("/api/blocks", {"name": "nobody"}, "no_person"),
+    ("/api/invites", {"name": "Bob", "table": "nosuchtable"}, "not_friend"),
+    ("/api/reports", {"name": "Bob", "reason": "ugly"}, "invalid"),
+    ("/api/reports", {"name": "Bob", "reason": "other", "text": "a\x00b"}, "bad_report"),
+    ("/api/reports", {"name": "Bob", "reason": "other", "text": "x" * 501}, "bad_report"),
+    ("/api/invites/nosuchinvite", {"answer": "accept"}, "not_found"),
+]
+
+
+async def test_bad_inputs_are_refused_and_change_nothing(server: Server) -> None:
     queue_clock(server)
     ann, bob = await person(server, "Ann"), await person(server, "Bob")
     before = {t.name: await rows(server, t) for t in PEOPLE_TABLES}
-    answer = await ann.post(path, body)
-    assert answer.status_code >= 400 and answer.json()["error"] == code, answer.text
-    assert {t.name: await rows(server, t) for t in PEOPLE_TABLES} == before
+    for path, body, code in BAD_INPUTS:
+        answer = await ann.post(path, body)
+        assert answer.status_code >= 400 and answer.json()["error"] == code, (path, answer.text)
+        assert {t.name: await rows(server, t) for t in PEOPLE_TABLES} == before, path
     await close(ann, bob)
 
 
