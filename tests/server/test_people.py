@@ -433,6 +433,12 @@ BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
     ("/api/reports", {"name": "Bob", "reason": "other", "text": "a\x00b"}, "bad_report"),
     ("/api/reports", {"name": "Bob", "reason": "other", "text": "x" * 501}, "bad_report"),
     ("/api/invites/nosuchinvite", {"answer": "accept"}, "not_found"),
+    ("/api/friends", {"name": "Bob\x00"}, "no_person"),
+    ("/api/blocks", {"name": "B\x00b"}, "no_person"),
+    ("/api/invites", {"name": "Bob", "table": "a\x00b"}, "not_found"),
+    ("/api/reports", {"name": "Bob", "reason": "spam", "table": "a\x00b"}, "bad_report"),
+    ("/api/reports", {"name": "Bob", "reason": "spam", "table": "../x"}, "bad_report"),
+    ("/api/play-now/poll", {"ticket": "a\x00b"}, "not_found"),
 ]
 
 
@@ -444,6 +450,11 @@ async def test_bad_inputs_are_refused_and_change_nothing(server: Server) -> None
         answer = await ann.post(path, body)
         assert answer.status_code >= 400 and answer.json()["error"] == code, (path, answer.text)
         assert {t.name: await rows(server, t) for t in PEOPLE_TABLES} == before, path
+    async with server.http() as guest:
+        for name in ("a\x00b", " ", "x" * 25, None):
+            answer = await guest.post("/api/play-now", json={**HEADS_UP, "name": name})
+            assert answer.status_code == 422 and answer.json()["error"] == "bad_name", name
+    assert {t.name: await rows(server, t) for t in PEOPLE_TABLES} == before
     await close(ann, bob)
 
 

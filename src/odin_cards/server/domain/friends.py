@@ -19,6 +19,7 @@ Every write is limited (per account, per hour) and every list bounded.
 
 from __future__ import annotations
 
+import re
 import secrets
 import unicodedata
 from collections.abc import Sequence
@@ -46,6 +47,9 @@ REASONS = ("abuse", "cheating", "spam", "name", "other")
 """Why a person is reported (the pages show them in the viewer's language)."""
 
 MAX_REPORT_TEXT = 500
+
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+"""A table id as the hall makes them (anything else names no table)."""
 
 WRITES_PER_HOUR = {"follow": 60, "block": 60, "invite": 60, "report": 10}
 """Writes one account may make an hour, by kind."""
@@ -209,6 +213,8 @@ class Friends:
     async def _named(self, name: Any, me: str) -> Person:
         if not isinstance(name, str) or not 1 <= len(name) <= 32:
             raise DomainError("bad_name", "give a user name (at most 32 characters)")
+        if any(unicodedata.category(c).startswith("C") for c in name):
+            raise DomainError("no_person", "there is nobody with this user name")
         person = await self.store.person(self.name_key(name))
         if person is None:
             raise DomainError("no_person", "there is nobody with this user name")
@@ -282,7 +288,7 @@ class Friends:
     async def invite(self, me: str, name: Any, table_id: Any) -> str:
         """Invite a person ``me`` follows to a table ``me`` sits at (waiting or playing)."""
         person = await self._named(name, me)
-        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 16:
+        if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
             raise DomainError("not_found", "there is no such table")
         if not await self.store.follows(me, person.id):
             raise DomainError("not_friend", "invite people you follow")
@@ -312,7 +318,7 @@ class Friends:
 
     async def answer(self, me: str, invite_id: Any, accept: bool) -> str | None:
         """Accept (the table's id, to go to) or decline an invitation."""
-        if not isinstance(invite_id, str) or not 1 <= len(invite_id) <= 16:
+        if not isinstance(invite_id, str) or not re.fullmatch(r"[0-9a-f]{16}", invite_id):
             raise DomainError("not_found", "there is no such invitation")
         table_id = await self.store.answer_invite(invite_id, me)
         if table_id is None:
@@ -344,7 +350,9 @@ class Friends:
         if text is not None and not isinstance(text, str):
             raise DomainError("bad_report", "the text is a string")
         cleaned = clean_report_text(text)
-        if table_id is not None and (not isinstance(table_id, str) or not 1 <= len(table_id) <= 16):
+        if table_id is not None and (
+            not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id)
+        ):
             raise DomainError("bad_report", "the table is a table id")
         self._limit("report", me)
         await self.store.report(me, person.id, str(reason), cleaned, table_id, self.clock.now())
