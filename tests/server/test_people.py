@@ -527,19 +527,18 @@ async def test_two_processes_share_one_queue_and_nobody_is_matched_twice(
     async with running_two(clustered) as pair:
         assert pair.ws_base is not None
         second = Server(pair.ws_base, clustered)
-        # Guests from both processes, all at once: 8 tickets, 4 tables, each seat once.
-        async with pair.http() as at_a, second.http() as at_b:
-
-            async def join(http: httpx.AsyncClient, n: int) -> str:
-                answer = await http.post("/api/play-now", json={**HEADS_UP, "name": f"P{n}"})
-                assert answer.status_code == 201, answer.text
-                return str(answer.json()["ticket"])
-
-            tickets = await asyncio.gather(*(join(at_a if n % 2 else at_b, n) for n in range(8)))
+        # Eight people, half on each process, ask at once: 4 tables, each seat once.
+        people = [
+            await person(pair, f"Player{n}", base=second.base if n % 2 else pair.base)
+            for n in range(8)
+        ]
+        try:
+            joined = await asyncio.gather(*(queue(who) for who in people))
+            tickets = [str(j["ticket"]) for j in joined]
             states: dict[str, dict[str, Any]] = {}
             for _ in range(100):
-                for n, ticket in enumerate(tickets):
-                    states[ticket] = await poll(at_a if n % 2 else at_b, ticket)
+                for who, ticket in zip(people, tickets, strict=True):
+                    states[ticket] = await poll(who.http, ticket)
                 if all(s["state"] == "matched" for s in states.values()):
                     break
             assert all(s["state"] == "matched" for s in states.values())
@@ -550,3 +549,5 @@ async def test_two_processes_share_one_queue_and_nobody_is_matched_twice(
             client = await open_client(second, states[ticket]["table"], ticket)
             assert client.seat == states[ticket]["seat"]
             await client.close()
+        finally:
+            await close(*people)
