@@ -17,6 +17,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
+from websockets.asyncio.client import connect
 
 from odin_cards.cli import app as cli
 from odin_cards.server import Settings
@@ -24,7 +25,7 @@ from odin_cards.server.adapters import sql_schema as db
 
 from .conftest import POSTGRES, REDIS, _postgres_admin, _redis_reachable
 from .fake_clock import FakeClock
-from .harness import Server, open_client, running_two
+from .harness import Client, Server, open_client, running_two
 
 PASSWORD = "correct horse battery"
 HEADS_UP = {"players": 2, "target": "one", "clock": "normal"}
@@ -298,6 +299,34 @@ async def test_no_chat_reaches_a_person_from_someone_they_blocked(server: Server
     for client in (at_a, at_b, again):
         await client.close()
     await close(ann, bob)
+
+
+async def test_a_signed_in_spectator_hears_nothing_from_someone_they_blocked(
+    server: Server,
+) -> None:
+    queue_clock(server)
+    ann, bob, cid = [await person(server, n) for n in ("Ann", "Bob", "Cid")]
+    first, second = await queue(ann), await queue(bob)
+    table_id = second["table"]
+    assert (await cid.post("/api/blocks", {"name": "Ann"})).status_code == 201
+    at_a = await open_client(server, table_id, first["ticket"])
+    at_b = await open_client(server, table_id, second["ticket"])
+    await at_a.send({"type": "chat", "text": "from Ann"})
+    await at_b.send({"type": "chat", "text": "from Bob"})
+    await at_b.until(lambda m: m["type"] == "chat" and said(m) == ["from Bob"])
+    cookie = f"odin_session={cid.http.cookies['odin_session']}"
+    connection = await connect(
+        f"{server.ws}/ws/{table_id}", open_timeout=20, additional_headers={"Cookie": cookie}
+    )
+    watcher = Client(connection)
+    await watcher.hello()
+    history = await watcher.next_of("chat")
+    assert said(history) == ["from Bob"]  # Cid, watching, blocked Ann
+    anonymous = await open_client(server, table_id)
+    assert said(await anonymous.next_of("chat")) == ["from Ann", "from Bob"]
+    for client in (at_a, at_b, watcher, anonymous):
+        await client.close()
+    await close(ann, bob, cid)
 
 
 async def test_a_banned_account_is_never_matched_and_cannot_queue(server: Server) -> None:

@@ -314,14 +314,17 @@ class TableChat:
         subscriber.send(_chat_message(seen, history=True))
 
     async def _learn_blocks(self, table: LiveTable, subscriber: Subscriber) -> None:
-        """Whom the connecting seat's account blocked, and which seats they hold. A store
-        that cannot be read now filters nothing (the page's mute still works)."""
-        if self.blocks is None or subscriber.seat is None:
+        """Whom the connecting seat's account (or a signed-in spectator's) blocked, and
+        which seats they hold. A store that cannot be read now filters nothing (the
+        page's mute still works)."""
+        signed_in: str | None = getattr(subscriber, "account", None)
+        if self.blocks is None or (subscriber.seat is None and signed_in is None):
             return
         try:
             accounts = await self.blocks.seat_accounts(table.id)
             self._accounts[table.id] = accounts
-            me = accounts.get(subscriber.seat)
+            me = accounts.get(subscriber.seat) if subscriber.seat is not None else None
+            me = me or signed_in
             if me is not None:
                 self._blocking[subscriber] = (me, await self.blocks.blocked_ids(me))
         except StoreUnavailable:

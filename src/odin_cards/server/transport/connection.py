@@ -53,6 +53,9 @@ class Connection:
     ) -> None:
         self.websocket = websocket
         self.seat: int | None = None
+        self.account: str | None = None
+        """The signed-in account behind this connection (its session cookie), if any:
+        the chat holds back what people it blocked write (``domain/chat.py``)."""
         self.greeted = False
         self.version = 0
         """The last version this connection was sent."""

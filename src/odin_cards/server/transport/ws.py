@@ -11,11 +11,14 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..domain.accounts import Accounts
 from ..domain.errors import DomainError
 from ..domain.hall import Hall
+from ..domain.ports import StoreUnavailable
 from ..domain.table import LiveTable
 from ..settings import Settings
 from . import messages as msg
+from .auth import COOKIE
 from .connection import Connection
 from .errors import error_response
 from .messages import Act, Chat, Hello, Mute, Visibility
@@ -53,6 +56,7 @@ async def endpoint(websocket: WebSocket, table_id: str) -> None:
     try:
         await websocket.accept()
         connection = Connection(websocket, settings, websocket.app.state.edge)
+        connection.account = await _account(websocket)
         table: LiveTable | None = None
         try:
             try:
@@ -74,6 +78,20 @@ async def endpoint(websocket: WebSocket, table_id: str) -> None:
             await connection.stop()
     finally:
         quotas.close_socket(address)
+
+
+async def _account(websocket: WebSocket) -> str | None:
+    """The account of the connection's session cookie (read once; none: a guest, and a
+    store that cannot be read now counts as none: the game is not held up for it)."""
+    cookie = websocket.cookies.get(COOKIE)
+    accounts: Accounts | None = getattr(websocket.app.state, "accounts", None)
+    if not cookie or accounts is None:
+        return None
+    try:
+        session = await accounts.session(cookie)
+    except StoreUnavailable:
+        return None
+    return None if session is None else session.account.id
 
 
 async def _serve(
