@@ -112,6 +112,32 @@ async def test_a_rated_heads_up_game_gives_both_people_the_models_ratings(server
         assert (await profile(ann, "Ann"))["ratings"]["heads-up"]["rating"]["games"] == 1
 
 
+async def test_a_rematch_of_a_rated_table_is_rated_and_on_both_profiles(server: Server) -> None:
+    """The following table's seats keep their accounts (seats.account_id, linked in the
+    database when each person sat down), so its game is rated too."""
+    async with server.http() as ann, server.http() as bo:
+        await sign_up(ann, "Ann"), await sign_up(bo, "Bob")
+        table_id = await rated_table(ann, 2)
+        tokens = [await sit(ann, table_id, 0, "Ann"), await sit(bo, table_id, 1, "Bob")]
+        await finish(server, table_id, tokens)
+        path = f"/api/tables/{table_id}/rematch"
+        for http, token in ((ann, tokens[0]), (bo, tokens[1])):
+            answer = await http.post(path, json={"token": token, "answer": "accept"})
+            assert answer.status_code == 200, answer.text
+        following = answer.json()["rematch"]["next_table"]
+        assert following
+        await finish(server, following, tokens, seed=2)
+        for name in ("Ann", "Bob"):
+            seen = await profile(ann, name)
+            assert {g["table"]: g["rated"] for g in seen["recent"]} == {
+                table_id: True,
+                following: True,
+            }
+            heads_up = seen["ratings"]["heads-up"]
+            assert heads_up["rating"]["games"] == 2
+            assert [h["table"] for h in heads_up["history"]] == [table_id, following]
+
+
 async def test_only_rated_tables_change_ratings_and_guests_cannot_play_them(server: Server) -> None:
     async with server.http() as ann, server.http() as bo, server.http() as guest:
         await sign_up(ann, "Ann"), await sign_up(bo, "Bob")

@@ -69,6 +69,7 @@ class SqlTableStore:
     async def insert_following(self, table: TableRecord, following: TableRecord) -> None:
         async with transaction(self.engine, "store the next table") as connection:
             await _insert(connection, following)
+            await connection.execute(_keep_accounts(table.id, following.id))
             linked = await connection.execute(
                 sa.update(schema.tables)
                 .where(schema.tables.c.id == table.id, schema.tables.c.next_table.is_(None))
@@ -110,7 +111,7 @@ class SqlTableStore:
             s = schema.seats.c
             seat_rows = (
                 await connection.execute(
-                    sa.select(schema.seats).where(s.table_id.in_(ids)).order_by(s.seat)
+                    seats_with_accounts().where(s.table_id.in_(ids)).order_by(s.seat)
                 )
             ).all()
         seats: dict[str, list[SeatRecord]] = {}
@@ -220,7 +221,7 @@ class SqlTableStore:
             ).all()
             seat_rows = (
                 await connection.execute(
-                    sa.select(schema.seats).where(s.table_id.in_(ids)).order_by(s.table_id, s.seat)
+                    seats_with_accounts().where(s.table_id.in_(ids)).order_by(s.table_id, s.seat)
                 )
             ).all()
             event_rows = (
@@ -267,8 +268,43 @@ def table_record(row: Any, seats: list[SeatRecord]) -> TableRecord:
     )
 
 
+def seats_with_accounts() -> sa.Select[Any]:
+    """Seats with the name of the account holding each (``None``: a guest's, a bot's, a
+    free seat, or a deleted account's, whose seats are anonymized anyway)."""
+    s, a = schema.seats.c, schema.accounts.c
+    return sa.select(schema.seats, a.name.label("account")).select_from(
+        schema.seats.outerjoin(schema.accounts, (a.id == s.account_id) & a.deleted.is_(None))
+    )
+
+
 def seat_record(row: Any) -> SeatRecord:
-    return SeatRecord(row.seat, row.name, row.bot, row.token_hash, bool(row.locked))
+    return SeatRecord(
+        row.seat,
+        row.name,
+        row.bot,
+        row.token_hash,
+        bool(row.locked),
+        row.account_id,
+        row.account,
+    )
+
+
+def _keep_accounts(previous: str, following: str) -> sa.Update:
+    """A following table's person seats keep the account of the seat their token held at
+    the previous table, as stored: accounts link seats in the database (sign-up, log-in,
+    claim, deletion), possibly after the table was read into memory."""
+    s = schema.seats.c
+    before = schema.seats.alias("before")
+    held = (
+        sa.select(before.c.account_id)
+        .where(before.c.table_id == previous, before.c.token_hash == s.token_hash)
+        .scalar_subquery()
+    )
+    return (
+        sa.update(schema.seats)
+        .where(s.table_id == following, s.token_hash.is_not(None))
+        .values(account_id=held)
+    )
 
 
 def logged_action(row: Any) -> LoggedAction:
@@ -319,6 +355,7 @@ async def _insert(connection: AsyncConnection, table: TableRecord) -> None:
                     "bot": s.bot,
                     "token_hash": s.token_hash,
                     "locked": s.locked,
+                    "account_id": s.account_id,
                 }
                 for s in table.seats
             ],

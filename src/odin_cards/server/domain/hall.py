@@ -619,9 +619,13 @@ class Hall:
         )
         record.settings = dict(table.settings)
         record.previous_table = table.id
-        for stored, (name, _, token_hash) in zip(record.seats, plan, strict=True):
+        for stored, before, (name, _, token_hash) in zip(
+            record.seats, table.seats, plan, strict=True
+        ):
             if name is not None:
                 stored.name, stored.token_hash = name, token_hash
+                if before.token_hash == token_hash:  # the same person: the same account
+                    stored.account_id, stored.account = before.account_id, before.account
         if all(s.name is not None or s.bot is not None for s in record.seats):
             record.status = "playing"
         await self._write(self.store.insert_following(table.to_record(), record), record.id)
@@ -918,6 +922,7 @@ class Hall:
             mine = table.seats[int(seat["seat"])]
             mine.name, mine.bot, mine.token_hash = seat["name"], seat["bot"], seat["token_hash"]
             mine.locked = bool(seat.get("locked", False))
+            mine.account_id, mine.account = seat.get("account_id"), seat.get("account")
         if "status" in message and table.status != "finished":
             table.status = str(message["status"])
         if message.get("next_table") is not None:
@@ -948,6 +953,8 @@ class Hall:
                         "bot": s.bot,
                         "token_hash": s.token_hash,
                         "locked": s.locked,
+                        "account_id": s.account_id,
+                        "account": s.account,
                     }
                     for s in record.seats
                 ],
@@ -985,6 +992,8 @@ def _record_message(table: LiveTable) -> dict[str, Any]:
                 "bot": s.bot,
                 "token_hash": s.token_hash,
                 "locked": s.locked,
+                "account_id": s.account_id,
+                "account": s.account,
             }
             for s in table.seats
         ],

@@ -35,6 +35,12 @@ class SeatRecord:
     token_hash: str | None = None
     locked: bool = False
     """Kept free by the table's creator: nobody may take it until it is freed."""
+    account_id: str | None = None
+    """The account that holds this seat (``seats.account_id``); ``None``: a guest, a bot or
+    free. A following table's seat keeps the account of the seat its token held before."""
+    account: str | None = None
+    """That account's name, read with the seat (``None`` once the account is deleted): the
+    pages link the seat to the account's profile. Never written from here."""
 
 
 @dataclass(slots=True)

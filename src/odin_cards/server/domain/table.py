@@ -51,6 +51,9 @@ class Seat:
     bot: str | None = None
     token_hash: str | None = None
     locked: bool = False
+    account_id: str | None = None
+    account: str | None = None
+    """The name of the account holding the seat (:class:`~.ports.SeatRecord`)."""
 
     @property
     def taken(self) -> bool:
@@ -79,7 +82,10 @@ class LiveTable:
         self.seed = record.seed
         self.status = record.status
         self.created = record.created
-        self.seats = [Seat(s.seat, s.name, s.bot, s.token_hash, s.locked) for s in record.seats]
+        self.seats = [
+            Seat(s.seat, s.name, s.bot, s.token_hash, s.locked, s.account_id, s.account)
+            for s in record.seats
+        ]
         self.previous_table = record.previous_table
         self.next_table = record.next_table
         self.settings: dict[str, Any] = dict(record.settings)
@@ -217,7 +223,10 @@ class LiveTable:
             seed=self.seed,
             status=self.status,
             created=self.created,
-            seats=[SeatRecord(s.seat, s.name, s.bot, s.token_hash, s.locked) for s in self.seats],
+            seats=[
+                SeatRecord(s.seat, s.name, s.bot, s.token_hash, s.locked, s.account_id, s.account)
+                for s in self.seats
+            ],
             previous_table=self.previous_table,
             next_table=self.next_table,
             creator_hash=self.creator_hash,
