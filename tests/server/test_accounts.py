@@ -22,6 +22,7 @@ from odin_cards.cli import app as cli
 from odin_cards.server import Settings
 from odin_cards.server.adapters import sql_schema as db
 from odin_cards.server.domain.accounts import Accounts
+from odin_cards.server.transport.quotas import Quotas
 
 from .fake_clock import FakeClock
 from .harness import Client, Server, new_table, open_client, running, sit
@@ -325,6 +326,49 @@ async def test_logging_in_links_the_guest_seats_and_another_device_gets_its_seat
         await stale.send({"type": "hello", "token": token, "version": None})
         refusal = await stale.receive()
         assert (refusal["type"], refusal["code"]) == ("error", "unauthorized"), refusal
+
+
+async def test_seat_links_and_claims_are_limited_per_account_and_per_address(
+    server: Server, settings: Settings
+) -> None:
+    assert server.app is not None
+    clock = FakeClock()
+    limited = dataclasses.replace(settings, seat_writes_per_account=2, seat_writes_per_address=3)
+    server.app.state.quotas = Quotas(limited, clock=clock.monotonic)
+    async with server.http() as ann, server.http() as bob:
+        await sign_up(ann, "Ann")
+        table = await new_table(ann, 2, {1: "random"})
+        token = await sit(ann, table["id"], 0, "Ann")  # signed in: the seat is Ann's
+        claim = f"/api/account/tables/{table['id']}/seats/0/claim"
+        link = "/api/account/seats"
+        headers = await csrf(ann)
+        assert (await ann.post(link, json={"tokens": [token]}, headers=headers)).is_success
+        claimed = await ann.post(claim, headers=headers)
+        assert claimed.status_code == 200, claimed.text
+        for refused in (
+            await ann.post(claim, headers=headers),
+            await ann.post(link, json={"tokens": []}, headers=headers),
+        ):
+            assert refused.status_code == 429, refused.text
+            body = refused.json()
+            assert body["error"] == "rate_limited" and "one account" in body["message"]
+            assert 3590 <= body["retry_after"] <= 3601
+            assert refused.headers["Retry-After"] == str(body["retry_after"])
+        # The refused claim moved nothing: the seat still opens with the claimed token.
+        player = await open_client(server, table["id"], claimed.json()["token"])
+        assert player.seat == 0
+        await player.close()
+        # Another account from the same address has one left: the address's third.
+        await sign_up(bob, "Bob")
+        bob_headers = await csrf(bob)
+        assert (await bob.post(link, json={"tokens": []}, headers=bob_headers)).is_success
+        by_address = await bob.post(link, json={"tokens": []}, headers=bob_headers)
+        assert by_address.status_code == 429 and "one address" in by_address.json()["message"]
+        # An hour later both may again.
+        await clock.advance(3601)
+        again = await ann.post(claim, headers=headers)
+        assert again.status_code == 200, again.text
+        assert (await bob.post(link, json={"tokens": []}, headers=bob_headers)).is_success
 
 
 async def test_a_password_change_needs_the_old_one_and_ends_other_sessions(

@@ -106,6 +106,11 @@ class Settings:
     """Seconds a locked-out name or address waits."""
     signups_per_hour: int = 10
     """Accounts one client address may create an hour."""
+    seat_writes_per_account: int = 60
+    """Seat links and seat claims (``/api/account/seats``, ``.../claim``) one account may
+    make an hour; more: 429 ``rate_limited`` with ``Retry-After``."""
+    seat_writes_per_address: int = 180
+    """Seat links and seat claims one client address may make an hour (all its accounts)."""
 
     # ------------------------------------------------------------ people (issue #10)
     playnow_bot_wait: float = 20.0

@@ -13,6 +13,7 @@ from ..domain.accounts import (
     PASSWORD_MAX,
     SEAT_LIMIT,
     Account,
+    AccountError,
     NewSession,
     Session,
 )
@@ -31,7 +32,7 @@ from .auth import (
 )
 from .errors import ApiError
 from .messages import valid_table_id
-from .quotas import client_address
+from .quotas import Quotas, client_address
 
 router = APIRouter(prefix="/api/account")
 
@@ -70,6 +71,15 @@ class SeatTokens(_Body):
 def _hall(request: Request) -> Hall:
     hall: Hall = request.app.state.hall
     return hall
+
+
+def _seat_write(request: Request, account: Account) -> None:
+    """Count one seat link or claim of ``account`` from this address, or refuse it (429
+    ``rate_limited`` with ``retry_after`` and ``Retry-After``): each is a database write."""
+    quotas: Quotas = request.app.state.quotas
+    refused = quotas.seat_write(account.id, client_address(request.scope))
+    if refused is not None:
+        raise AccountError(refused.code, refused.message, refused.status, refused.retry_after)
 
 
 def _answer(session: Session, linked: int | None = None) -> dict[str, Any]:
@@ -146,6 +156,7 @@ async def link_seats(
     request: Request, body: SeatTokens, account: Annotated[Account, Depends(checked_write)]
 ) -> dict[str, Any]:
     """Link the seats these tokens hold (taken as a guest in this browser) to the account."""
+    _seat_write(request, account)
     return {"linked": await accounts_of(request).link_seats(account, body.tokens)}
 
 
@@ -180,6 +191,7 @@ async def claim_seat(
     seat had before stops working."""
     if not valid_table_id(table_id):
         raise ApiError(404, "not_found", "there is no such table")
+    _seat_write(request, account)
     hall = _hall(request)
     table = await hall.get(table_id)
     token = await accounts_of(request).claim_seat(account, table, seat, hall)

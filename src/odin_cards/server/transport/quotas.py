@@ -1,4 +1,5 @@
-"""Quotas by client address: tables created an hour, hellos a minute, WebSockets open.
+"""Quotas by client address: tables created an hour, hellos a minute, WebSockets open;
+and by account and address: the account's seat links and claims an hour.
 
 A public server meets clients that create tables in a loop or open sockets and say
 nothing. These counters keep one address from taking what others need. The address is
@@ -36,13 +37,40 @@ class Refused:
     retry_after: int | None = None
 
 
+class Window:
+    """Times of the last hour's events per key (a sliding window): at most ``limit`` an
+    hour per key. Keys whose last event is an hour old are forgotten once there are many,
+    so the map cannot grow forever."""
+
+    def __init__(self) -> None:
+        self._stamps: dict[str, deque[float]] = {}
+
+    def wait(self, key: str, limit: int, now: float) -> int | None:
+        """Seconds ``key`` must wait before its next event, or ``None`` if it may have one
+        now (not counted: :meth:`count` does)."""
+        stamps = self._stamps.get(key)
+        while stamps and stamps[0] <= now - HOUR:
+            stamps.popleft()
+        if stamps is None or len(stamps) < limit:
+            return None
+        return max(1, int(stamps[0] + HOUR - now) + 1) if stamps else int(HOUR)
+
+    def count(self, key: str, now: float) -> None:
+        self._stamps.setdefault(key, deque()).append(now)
+        if len(self._stamps) < 1024:
+            return
+        for old in [k for k, s in self._stamps.items() if not s or s[-1] <= now - HOUR]:
+            del self._stamps[old]
+
+
 class Quotas:
     """The counters of one server process (one per application)."""
 
     def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
         self._settings = settings
         self._clock = clock
-        self._created: dict[str, deque[float]] = {}
+        self._created = Window()
+        self._seat_writes = Window()
         self._sockets: dict[str, int] = {}
         self._hellos: dict[str, tuple[float, float]] = {}
         self.sockets = 0
@@ -54,11 +82,8 @@ class Quotas:
         """Count one table created by ``address``, or say why it may not create one now."""
         limit = self._settings.tables_per_hour
         now = self._clock()
-        stamps = self._created.setdefault(address, deque())
-        while stamps and stamps[0] <= now - HOUR:
-            stamps.popleft()
-        if len(stamps) >= limit:
-            retry = max(1, int(stamps[0] + HOUR - now) + 1) if stamps else int(HOUR)
+        retry = self._created.wait(address, limit, now)
+        if retry is not None:
             return Refused(
                 "rate_limited",
                 429,
@@ -66,16 +91,34 @@ class Quotas:
                 f"{retry} seconds",
                 retry,
             )
-        stamps.append(now)
-        self._forget_old(now)
+        self._created.count(address, now)
         return None
 
-    def _forget_old(self, now: float) -> None:
-        """Drop addresses whose last table is an hour old, so the map cannot grow forever."""
-        if len(self._created) < 1024:
-            return
-        for address in [a for a, s in self._created.items() if not s or s[-1] <= now - HOUR]:
-            del self._created[address]
+    # ------------------------------------------------------- account seats
+
+    def seat_write(self, account_id: str, address: str) -> Refused | None:
+        """Count one seat link or seat claim of an account (each a database write, a claim
+        also a message to the table's owner), or say why it must wait: at most
+        ``seat_writes_per_account`` an hour per account and ``seat_writes_per_address`` an
+        hour per client address (several accounts may share one address)."""
+        now = self._clock()
+        limits = (
+            (f"account:{account_id}", self._settings.seat_writes_per_account, "one account"),
+            (f"address:{address}", self._settings.seat_writes_per_address, "one address"),
+        )
+        for key, limit, whose in limits:
+            retry = self._seat_writes.wait(key, limit, now)
+            if retry is not None:
+                return Refused(
+                    "rate_limited",
+                    429,
+                    f"at most {limit} seat links and claims an hour from {whose}; try again "
+                    f"in {retry} seconds",
+                    retry,
+                )
+        for key, _, _ in limits:
+            self._seat_writes.count(key, now)
+        return None
 
     # ------------------------------------------------------------ hellos
 
