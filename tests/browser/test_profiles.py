@@ -8,35 +8,36 @@ import json
 import random
 import secrets
 import threading
+import time
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, ViewportSize, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 from websockets.asyncio.client import connect
 
 from .shots import shots_dir
+from .test_axe import _serious
 
 pytestmark = pytest.mark.browser
 
 SHOTS = shots_dir("people")
 SIZE: ViewportSize = {"width": 1280, "height": 900}
 PASSWORD = "a long enough password"
-PACE = 0.08
-"""Seconds between a scripted player's moves (the server allows 20 messages a second)."""
 
 
-async def _rated_games(base: str, name: str, games: int) -> None:
-    """``name`` signs up and plays ``games`` rated heads-up games against the random bot."""
+async def _rated_games(base: str, name: str, tables: list[tuple[str, ...]]) -> None:
+    """``name`` signs up and plays one rated game at seat 0 for each entry of ``tables``,
+    against its bots (one bot: heads-up; two or more: the 3-6 players class)."""
     async with httpx.AsyncClient(base_url=base, timeout=20) as http:
         answer = await http.post("/api/account/signup", json={"name": name, "password": PASSWORD})
         assert answer.status_code == 201, answer.text
-        for game in range(games):
+        for game, bots in enumerate(tables):
             created = await http.post(
                 "/api/tables",
                 json={
-                    "players": 2,
-                    "bots": {"1": "random"},
+                    "players": 1 + len(bots),
+                    "bots": {str(seat + 1): level for seat, level in enumerate(bots)},
                     "options": {"one_hand": True},
                     "rated": True,
                 },
@@ -45,12 +46,34 @@ async def _rated_games(base: str, name: str, games: int) -> None:
             table_id = created.json()["table"]["id"]
             seat = await http.post(f"/api/tables/{table_id}/seats/0", json={"name": name})
             assert seat.status_code == 200, seat.text
-            await _play(base, table_id, seat.json()["token"], random.Random(game))
+            await _play(base, table_id, seat.json()["token"], random.Random(f"{name}{game}"))
+
+
+class _Pace:
+    """The server's message budget of one connection (a bucket of ``BURST`` refilled at
+    ``RATE`` a second, its defaults), kept on the client's side: a scripted player waits
+    only when the bucket is empty, as a person's pace would."""
+
+    RATE, BURST = 20.0, 18.0  # (the server's 20 and 20, less a margin for the clocks)
+
+    def __init__(self) -> None:
+        self.tokens, self.stamp = self.BURST, time.monotonic()
+
+    async def take(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.BURST, self.tokens + (now - self.stamp) * self.RATE)
+        self.stamp = now
+        if self.tokens < 1:
+            await asyncio.sleep((1 - self.tokens) / self.RATE)
+            self.stamp, self.tokens = time.monotonic(), 1.0
+        self.tokens -= 1
 
 
 async def _play(base: str, table_id: str, token: str, rng: random.Random) -> None:
-    """Seat 0 plays random legal moves until the game is over (the bot plays seat 1)."""
+    """Seat 0 plays random legal moves until the game is over (bots play the others)."""
+    pace = _Pace()
     async with connect(base.replace("http://", "ws://") + f"/ws/{table_id}") as ws:
+        await pace.take()
         await ws.send(json.dumps({"type": "hello", "token": token, "version": None}))
         state: dict[str, Any] | None = None
         version, pending = 0, False
@@ -71,10 +94,21 @@ async def _play(base: str, table_id: str, token: str, rng: random.Random) -> Non
             if state["to_move"] == 0 and not pending:
                 pending = True
                 act = {"type": "act", "action": rng.choice(state["legal"]), "version": version}
+                await pace.take()
                 await ws.send(json.dumps({**act, "id": secrets.token_hex(8)}))
-                # A person's pace: the browser tests' server keeps the default limit of 20
-                # messages a second, which an instant scripted player would pass.
-                await asyncio.sleep(PACE)
+
+
+async def _a_board(base: str, rita: str, others: list[str], newcomer: str) -> None:
+    """A leaderboard worth the name: ``rita`` plays 4 heads-up games and 2 of three players,
+    ``newcomer`` 6 heads-up games (both provisional: fewer than 10), each of ``others`` 18
+    heads-up games against the random bot, which settles most ratings (10 games and a
+    small enough spread); all at once."""
+    heads_up, three = ("random",), ("random", "heuristic")
+    await asyncio.gather(
+        _rated_games(base, rita, [heads_up] * 4 + [three] * 2),
+        _rated_games(base, newcomer, [heads_up] * 6),
+        *(_rated_games(base, name, [heads_up] * 18) for name in others),
+    )
 
 
 def _in_a_thread(work: Any) -> None:
@@ -148,28 +182,110 @@ def test_a_guest_signs_up_and_finds_their_game_on_their_profile(
         context.close()
 
 
+def _misaligned(page: Page) -> list[str]:
+    """The leaderboard's cells that are not under their heading (left edge and width)."""
+    found: list[str] = page.evaluate(
+        """() => {
+          const table = document.querySelector('[data-testid="leaderboard"]');
+          const heads = [...table.tHead.rows[0].cells].map((c) => c.getBoundingClientRect());
+          const wrong = [];
+          for (const row of table.tBodies[0].rows) {
+            const who = row.textContent;
+            if (row.cells.length !== heads.length) wrong.push(`${who}: ${row.cells.length} cells`);
+            [...row.cells].forEach((cell, i) => {
+              const box = cell.getBoundingClientRect();
+              const off = (a, b) => Math.abs(a - b) > 1;
+              if (!heads[i] || off(box.left, heads[i].left) || off(box.width, heads[i].width))
+                wrong.push(`${who}: cell ${i}`);
+            });
+          }
+          return wrong;
+        }"""
+    )
+    return found
+
+
 def test_a_rated_players_profile_and_the_leaderboard(browser: Browser, server: str) -> None:
-    name = f"Rita{secrets.token_hex(2)}"
-    _in_a_thread(_rated_games(server, name, 4))
+    tag = secrets.token_hex(2)
+    name = f"Rita{tag}"
+    others = [f"{who}{tag}" for who in ("Odo", "Frigg", "Sif", "Loki")]
+    newcomer = f"Tyr{tag}"
+    _in_a_thread(_a_board(server, name, others, newcomer))
+    query = {"class": "heads-up", "provisional": "true", "limit": "100"}
+    listed = httpx.get(f"{server}/api/leaderboard", params=query).json()
+    ours = {e["name"]: e for e in listed["entries"] if e["name"] in {name, newcomer, *others}}
+    assert set(ours) == {name, newcomer, *others}
+    assert ours[newcomer]["provisional"] and ours[newcomer]["games"] == 6
+    assert ours[name]["provisional"] and ours[name]["games"] == 4
+    assert all(ours[other]["games"] == 18 for other in others)
+    settled = [other for other in others if not ours[other]["provisional"]]
+    state: Any = None
     for theme in ("light", "dark"):
-        context = browser.new_context(viewport=SIZE, color_scheme=theme)
+        # bypass_csp: the accessibility check injects axe-core as a script tag.
+        context = browser.new_context(
+            viewport=SIZE, color_scheme=theme, bypass_csp=True, storage_state=state
+        )
         page = context.new_page()
         try:
-            page.goto(f"{server}/u/{name}")
+            if state is None:
+                # Rita logs in; her account page and the account bar's name lead to her profile.
+                page.goto(f"{server}/account#login")
+                page.get_by_test_id("login-name").fill(name)
+                page.get_by_test_id("login-password").fill(PASSWORD)
+                page.get_by_test_id("login-submit").click()
+                page.wait_for_url(f"{server}/account")
+                own = page.get_by_test_id("account-own-profile")
+                expect(own).to_have_attribute("href", f"/u/{name}")
+                page.get_by_test_id("account-profile-link").click()
+                page.wait_for_url(f"{server}/u/{name}")
+                state = context.storage_state()
+            else:
+                page.goto(f"{server}/u/{name}")
+            expect(page.get_by_test_id("account-name")).to_contain_text(name)
+            expect(page.get_by_test_id("account-page-link")).to_have_attribute("href", "/account")
             panel = page.get_by_test_id("rating-heads-up")
             expect(panel.get_by_test_id("rating-chart")).to_be_visible()
             expect(panel.locator(".rating-chart circle")).to_have_count(4)
             rows = panel.get_by_test_id("rating-chart-text").locator("tbody tr")
             expect(rows).to_have_count(4)
             expect(panel).to_contain_text("provisional")
+            multi = page.get_by_test_id("rating-multi")
+            expect(multi.locator(".rating-chart circle")).to_have_count(2)
+            assert _serious(page) == [], f"profile, {theme}"
             page.screenshot(path=str(SHOTS / f"profile-{theme}.png"), full_page=True)
+
             page.goto(f"{server}/leaderboard")
-            expect(page.get_by_test_id("leaderboard-empty")).to_be_visible()  # all provisional
+            # Settled ratings only, at first; then the provisional ones too, marked.
+            if settled:
+                board = page.get_by_test_id("leaderboard")
+                expect(board.get_by_role("link", name=settled[0], exact=True)).to_be_visible()
+                expect(board.get_by_test_id("provisional")).to_have_count(0)
+                expect(board.get_by_role("link", name=name, exact=True)).to_have_count(0)
+            else:
+                expect(page.get_by_test_id("leaderboard-empty")).to_be_visible()
             page.locator("#show-provisional").check()
             board = page.get_by_test_id("leaderboard")
-            expect(board.get_by_role("link", name=name)).to_be_visible()
+            expect(board.get_by_test_id("leaderboard-row")).to_have_count(min(listed["total"], 25))
+            for entry in ours.values():
+                row = board.get_by_test_id("leaderboard-row").filter(
+                    has=page.get_by_role("link", name=entry["name"], exact=True)
+                )
+                expect(row.locator("td").nth(1)).to_have_text(str(entry["points"]))
+                marks = 1 if entry["provisional"] else 0
+                expect(row.get_by_test_id("provisional")).to_have_count(marks)
+            me = board.locator("tr.me")
+            expect(me).to_have_count(1)
+            expect(me.get_by_role("link")).to_have_text(name)
+            assert _misaligned(page) == []
+            assert _serious(page) == [], f"leaderboard, {theme}"
             page.screenshot(path=str(SHOTS / f"leaderboard-{theme}.png"), full_page=True)
-            board.get_by_role("link", name=name).click()
-            expect(page.get_by_test_id("profile-name")).to_have_text(name)
+            if theme == "light":  # a phone: the same columns, nothing wider than the screen
+                page.set_viewport_size({"width": 390, "height": 844})
+                page.screenshot(path=str(SHOTS / "leaderboard-phone.png"), full_page=True)
+                assert _misaligned(page) == []
+                assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+                page.set_viewport_size(SIZE)
+            board.get_by_role("link", name=others[0], exact=True).click()
+            expect(page.get_by_test_id("profile-name")).to_have_text(others[0])
         finally:
             context.close()

@@ -86,6 +86,11 @@ function fillName(name) {
 
 // ---------------------------------------------------------------- the bar
 
+/** The public profile of the account called ``name`` (/u/{name}). */
+export function profileUrl(name) {
+  return `/u/${encodeURIComponent(name)}`;
+}
+
 function backHere() {
   return encodeURIComponent(location.pathname + location.search);
 }
@@ -112,9 +117,13 @@ export async function renderBar() {
   bar.setAttribute("aria-label", t("acct_bar"));
   if (account) {
     fillName(account.name);
+    // The name leads to the person's public profile; "Your account" to the settings.
+    const here = location.pathname === "/account";
     bar.append(
       h("span.account-who", { "data-testid": "account-name" },
-        t("acct_signed_in_as"), " ", h("a", { href: "/account" }, account.name)),
+        h("span.account-who-label", {}, t("acct_signed_in_as"), " "),
+        h("a", { href: profileUrl(account.name), "data-testid": "account-profile-link" }, account.name)),
+      h("a.account-link", { href: "/account", "aria-current": here ? "page" : null, "data-testid": "account-page-link" }, t("acct_page_link")),
       h("button.ghost.small", { type: "button", "data-testid": "account-logout", onclick: logOut }, t("acct_log_out")),
     );
   } else {
@@ -335,6 +344,7 @@ async function accountPage() {
   }
   main.append(
     h("h1", {}, t("acct_title", { name: account.name })),
+    h("p.account-note", {}, h("a.account-own-profile", { href: profileUrl(account.name), "data-testid": "account-own-profile" }, t("acct_profile_link"))),
     await tablesSection(),
     h("div.account-forms", {}, passwordForm(), deleteForm()),
   );

@@ -67,17 +67,25 @@ function ratingPanel(key, data) {
 }
 
 function recentPanel(recent) {
-  const items = recent.map((g) =>
+  // One row a table: when, how many, the place (and whether rated), then the way to see it.
+  const rows = recent.map((g) =>
     h(
-      "li",
+      "tr",
       {},
-      g.url ? h("a", { href: g.url }, g.status === "finished" ? t("profile_replay") : t("profile_watch")) : h("span.muted", {}, t(`status_${g.status}`)),
-      ` · ${date(g.created)} · ${t("profile_players", { n: g.players })}`,
-      g.place ? ` · ${t("profile_place", { place: g.place, players: g.players })}` : "",
-      g.rated ? h("span.badge", {}, t("rated")) : null,
+      h("td", {}, date(g.created)),
+      h("td.num", {}, String(g.players)),
+      h("td", {}, g.place ? t("profile_place", { place: g.place, players: g.players }) : "—", g.rated ? h("span.badge", {}, t("rated")) : null),
+      h("td", {}, g.url ? h("a", { href: g.url }, g.status === "finished" ? t("profile_replay") : t("profile_watch")) : h("span.muted", {}, t(`status_${g.status}`))),
     ),
   );
-  return h("section.panel", { "data-testid": "recent-games" }, h("h2", {}, t("profile_recent")), items.length ? h("ul.recent", {}, ...items) : h("p.muted", {}, t("profile_no_games")));
+  const col = (text) => h("th", { scope: "col" }, text);
+  const head = h("thead", {}, h("tr", {}, col(t("profile_date")), col(t("profile_players_head")), col(t("profile_result")), col(t("profile_game_link"))));
+  return h(
+    "section.panel",
+    { "data-testid": "recent-games" },
+    h("h2", {}, t("profile_recent")),
+    rows.length ? h("table.numbers.recent", {}, head, h("tbody", {}, ...rows)) : h("p.muted", {}, t("profile_no_games")),
+  );
 }
 
 function gamesPanel(p) {
@@ -121,7 +129,7 @@ function statisticsPanel(s) {
 
 async function start() {
   await initI18n();
-  setupHeader([h("a", { href: "/leaderboard" }, t("leaderboard"))]);
+  setupHeader([h("a.leaderboard-link", { href: "/leaderboard" }, t("leaderboard"))]);
   const name = decodeURIComponent(location.pathname.split("/")[2] || "");
   let p;
   try {
