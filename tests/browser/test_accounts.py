@@ -104,6 +104,12 @@ def test_a_guest_signs_up_and_the_seat_is_theirs_on_every_device(
         second = post(server, "/api/tables", {"players": 2})["table"]
         page.goto(f"{server}/t/{second['id']}")
         expect(page.locator("#name")).to_have_value(name)
+        # Seated there, the seat's name links to the account's profile.
+        page.locator('button[data-seat="0"]').click()
+        who = page.get_by_test_id("seat-who-0")
+        expect(who).to_have_attribute("href", f"/u/{name}")
+        expect(who).to_have_text(name)
+        assert _serious(page) == []
 
         # The account page lists the table the guest played.
         page.goto(f"{server}/account")
@@ -116,6 +122,11 @@ def test_a_guest_signs_up_and_the_seat_is_theirs_on_every_device(
         # the account's seat is played there.
         other = phone.new_page()
         watch_errors(other, errors)
+        # As a guest it cannot sit under the account's name (in any case): log in first.
+        other.goto(f"{server}/t/{second['id']}")
+        other.locator("#name").fill(name.upper())
+        other.locator('button[data-seat="1"]').click()
+        expect(other.locator("#toast.error")).to_contain_text(f"log in as {name}")
         other.goto(f"{server}/account#login")
         other.get_by_test_id("login-name").fill(name)
         other.get_by_test_id("login-password").fill("wrong password")

@@ -301,7 +301,7 @@ async def test_logging_in_links_the_guest_seats_and_another_device_gets_its_seat
         await sign_up(phone, "Kim")
         await phone.post("/api/account/logout", headers=await csrf(phone))
         table = await new_table(phone, 2, {1: "random"})
-        token = await sit(phone, table["id"], 0, "Kim")  # as a guest
+        token = await sit(phone, table["id"], 0, "K.")  # as a guest (not as "Kim": 409)
         assert (await log_in(phone, "Kim", seats=[token])).json()["linked"] == 1
     async with server.http() as laptop:
         assert (await log_in(laptop, "Kim")).status_code == 200
@@ -444,6 +444,46 @@ async def test_deleting_an_account_anonymizes_its_seats_and_frees_the_name(
         assert (await http.get("/api/account/tables")).json()["tables"] == []
 
 
+async def test_an_accounts_seat_shows_its_name_and_no_guest_passes_for_it(
+    server: Server,
+) -> None:
+    async with server.http() as ann, server.http() as guest:
+        await sign_up(ann, "Ann")
+        table = await new_table(guest, 3, {2: "random"})
+        seats_path = f"/api/tables/{table['id']}/seats"
+        token = await sit(ann, table["id"], 0, "Annie B")  # signed in: the account's name
+        for name in ("Ann", "aNN", "  ann ", "\uff21\uff4e\uff4e"):  # (NFKC: fullwidth Ann)
+            refused = await guest.post(f"{seats_path}/1", json={"name": name})
+            assert refused.status_code == 409, (name, refused.text)
+            body = refused.json()
+            assert body["error"] == "account_name" and "log in as Ann" in body["message"]
+        await sit(guest, table["id"], 1, "Bea")
+        seen = (await guest.get(f"/api/tables/{table['id']}")).json()["table"]["seats"]
+        named = [(s["name"], s["account"]) for s in seen]
+        assert named == [("Ann", "Ann"), ("Bea", None), (None, None)]
+        shown = {"seat", "name", "bot", "taken", "locked", "account", "presence"}
+        assert all(set(s) <= shown for s in seen)  # no account id, no token hash
+        stored = await rows(server, db.seats, db.seats.c.table_id == table["id"])
+        assert [r.account_id is not None for r in stored] == [True, False, False]
+        # A spectator's view: the names and the account, no hand (hidden as before).
+        watcher = await open_client(server, table["id"])
+        assert watcher.state["names"][:2] == ["Ann", "Bea"] and watcher.state["hand"] is None
+        assert watcher.table["seats"][0]["account"] == "Ann"
+        await watcher.close()
+        player = await open_client(server, table["id"], token)
+        assert player.seat == 0 and player.state["hand"]
+        await player.close()
+        # Deleted: the seat shows the neutral name and no account; the name is free.
+        deleted = await ann.post(
+            "/api/account/delete", json={"password": PASSWORD}, headers=await csrf(ann)
+        )
+        assert deleted.status_code == 200, deleted.text
+        seen = (await guest.get(f"/api/tables/{table['id']}")).json()["table"]["seats"]
+        assert (seen[0]["name"], seen[0]["account"]) == ("Former player", None)
+        other = await new_table(guest, 2, {1: "random"})
+        await sit(guest, other["id"], 0, "Ann")
+
+
 async def test_a_banned_account_cannot_log_in_and_its_sessions_end(
     server: Server, database_url: str
 ) -> None:
@@ -456,8 +496,11 @@ async def test_a_banned_account_cannot_log_in_and_its_sessions_end(
         assert await me(http) is None  # its session ended at once
         refused = await log_in(http, "Ned")
         assert refused.status_code == 403 and refused.json()["error"] == "banned"
-        # It cannot take a seat as that account: a seat taken now is a guest's.
-        await sit(http, table["id"], 0, "Ned")
+        # It cannot take a seat as that account: a seat taken now is a guest's (and a
+        # guest's seat is not under the account's name).
+        as_ned = await http.post(f"/api/tables/{table['id']}/seats/0", json={"name": "Ned"})
+        assert as_ned.status_code == 409 and as_ned.json()["error"] == "account_name"
+        await sit(http, table["id"], 0, "Neddy")
         assert [s.account_id for s in await rows(server, db.seats)] == [None, None]
         unknown = await admin("ban", "nobody", database_url)
         assert unknown.exit_code == 1 and "no account named 'nobody'" in unknown.output

@@ -43,3 +43,18 @@ async def test_a_claimed_seat_opens_on_every_process(server: Server) -> None:
             await stale.send({"type": "hello", "token": old, "version": None})
             refusal = await stale.receive()
             assert (refusal["type"], refusal["code"]) == ("error", "unauthorized"), refusal
+
+
+async def test_a_seat_taken_through_another_process_is_the_accounts_on_both(
+    server: Server,
+) -> None:
+    async with server.http() as http:
+        table = await new_table(http, 2, {1: "random"})
+    base = server.ws_base or server.base  # (two processes: not the table's owner)
+    async with Server(base, server.settings).http() as vic:
+        await sign_up(vic, "Vic")
+        await sit(vic, table["id"], 0, "Victor")
+    for where in {server.base, base}:
+        async with Server(where, server.settings).http() as http:
+            seats = (await http.get(f"/api/tables/{table['id']}")).json()["table"]["seats"]
+            assert (seats[0]["name"], seats[0]["account"]) == ("Vic", "Vic"), where

@@ -86,6 +86,7 @@ async def test_every_rule_option_reaches_the_game(server: Server) -> None:
             "bot": "random",
             "taken": True,
             "locked": False,
+            "account": None,
         }
         for key in ("invite_url", "watch_url", "replay_url"):
             assert table[key].startswith(f"/t/{table['id']}")

@@ -160,7 +160,13 @@ class MemoryTableStore:
         return [copy.deepcopy(t) for t in found[:limit]]
 
     async def take_seat(
-        self, table_id: str, seat: int, name: str, token_hash: str, starts: bool
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        starts: bool,
+        account_id: str | None = None,
     ) -> None:
         outcome = await self.db.faults.before_write()
         table = self.db.tables.get(table_id)
@@ -170,7 +176,7 @@ class MemoryTableStore:
         if place.name is not None or place.bot is not None or place.locked:
             raise SeatTaken(f"seat {seat} of table {table_id} is not free")
         if outcome != "lost":
-            place.name, place.token_hash = name, token_hash
+            place.name, place.token_hash, place.account_id = name, token_hash, account_id
             if starts and table.status == "waiting":
                 table.status = "playing"
         _settle(outcome)

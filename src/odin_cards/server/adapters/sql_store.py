@@ -122,7 +122,13 @@ class SqlTableStore:
         return records
 
     async def take_seat(
-        self, table_id: str, seat: int, name: str, token_hash: str, starts: bool
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        starts: bool,
+        account_id: str | None = None,
     ) -> None:
         s = schema.seats.c
         async with transaction(self.engine, "give a seat") as connection:
@@ -137,7 +143,7 @@ class SqlTableStore:
                     s.bot.is_(None),
                     s.locked.is_(False),
                 )
-                .values(name=name, token_hash=token_hash)
+                .values(name=name, token_hash=token_hash, account_id=account_id)
             )
             if given.rowcount != 1:
                 raise SeatTaken(f"seat {seat} of table {table_id} is not free")

@@ -520,6 +520,20 @@ class Accounts:
         assert updated is not None
         return updated.account
 
+    async def check_guest_name(self, name: str) -> None:
+        """A guest may not sit under an account's name (compared as account names are:
+        NFKC, casefolded), so that nobody passes for an account at a table: ``409
+        account_name`` telling them to log in as that account or pick another name."""
+        found = await self.store.by_key(name_key(name))
+        if found is not None:
+            holder = found.account
+            raise AccountError(
+                "account_name",
+                f"{holder.name} is an account's name: log in as {holder.name} to sit "
+                "under it, or choose another name",
+                409,
+            )
+
     async def link_seats(self, account: Account, tokens: Sequence[str]) -> int:
         """Give the seats these tokens hold (a guest's, from their browser) to the account."""
         hashes = [hash_secret(t) for t in tokens[:SEAT_LIMIT] if 0 < len(t) <= 128]

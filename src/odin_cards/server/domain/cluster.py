@@ -39,7 +39,15 @@ from typing import TYPE_CHECKING, Any
 
 from . import updates as msg
 from .errors import DomainError
-from .ports import Bus, LeaseStore, LoggedAction, Router, StoreUnavailable, Subscriber
+from .ports import (
+    Bus,
+    LeaseStore,
+    LoggedAction,
+    Router,
+    SeatHolder,
+    StoreUnavailable,
+    Subscriber,
+)
 from .presence import STATES, State
 from .table import LiveTable
 
@@ -558,8 +566,15 @@ class Peers:
                 )
                 return {"ok": True}
             if op == "seat":
+                holder = None
+                if request.get("account_id") is not None:
+                    holder = SeatHolder(str(request["account_id"]), str(request["account"]))
                 await self.hall.seat_here(
-                    table, int(request["seat"]), str(request["name"]), str(request["hash"])
+                    table,
+                    int(request["seat"]),
+                    str(request["name"]),
+                    str(request["hash"]),
+                    holder,
                 )
                 return {"ok": True}
             if op == "refresh":

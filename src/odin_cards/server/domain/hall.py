@@ -41,6 +41,7 @@ from .ports import (
     Fenced,
     LoggedAction,
     Metrics,
+    SeatHolder,
     SeatTaken,
     SocialStore,
     StoredTable,
@@ -527,12 +528,15 @@ class Hall:
                     raise
         return my_turns_first(tables)
 
-    async def take_seat(self, table: LiveTable, seat: int, name: str) -> str:
-        """Seat a person; return the seat's token (shown once; only its hash is kept).
+    async def take_seat(
+        self, table: LiveTable, seat: int, name: str, holder: SeatHolder | None = None
+    ) -> str:
+        """Seat a person (``holder``: the account that holds the seat, whose name it
+        shows); return the seat's token (shown once; only its hash is kept).
 
         With several processes the seat is given by the table's owner; the token is made
         here and only its hash travels."""
-        name = clean_name(name)
+        name = clean_name(name if holder is None else holder.name)
         if not 0 <= seat < table.players:
             raise DomainError("no_seat", f"this table has seats 0 to {table.players - 1}")
         check_open(table)
@@ -541,6 +545,8 @@ class Hall:
         retried = False
         while self.peers is not None and not table.owned:
             request = {"op": "seat", "seat": seat, "name": name, "hash": digest}
+            if holder is not None:
+                request["account_id"], request["account"] = holder.account_id, holder.name
             answer = await self.peers.route(table, request)
             if answer is None:
                 break  # this process owns the table now
@@ -548,30 +554,42 @@ class Hall:
                 # an earlier try got through; its answer was lost
                 answer["error"] == "taken" and await self._seated(table, seat, digest)
             ):
-                self._learn_seat(table, seat, name, digest)
+                self._learn_seat(table, seat, name, digest, holder)
                 return token
             if answer["error"] != "unavailable" or retried:
                 raise DomainError(str(answer["error"]), str(answer["message"]))
             retried = True
         try:
-            await self.seat_here(table, seat, name, digest)
+            await self.seat_here(table, seat, name, digest, holder)
         except NotOwner:
             raise _unavailable() from None
         return token
 
-    def _learn_seat(self, table: LiveTable, seat: int, name: str, digest: str) -> None:
+    def _learn_seat(
+        self, table: LiveTable, seat: int, name: str, digest: str, holder: SeatHolder | None
+    ) -> None:
         """The owner gave the seat: this replica knows it at once, since the player's
         ``hello`` with its token may come before the owner's fan-out does."""
         mine = table.seats[seat]
         if not mine.taken:
             mine.name, mine.token_hash = name, digest
+            if holder is not None:
+                mine.account_id, mine.account = holder.account_id, holder.name
 
     async def _seated(self, table: LiveTable, seat: int, digest: str) -> bool:
         stored = await self._read_back(table.id)
         return stored is not None and stored.table.seats[seat].token_hash == digest
 
-    async def seat_here(self, table: LiveTable, seat: int, name: str, digest: str) -> None:
-        """Give the seat to ``name`` with the token hash ``digest`` (this process owns it)."""
+    async def seat_here(
+        self,
+        table: LiveTable,
+        seat: int,
+        name: str,
+        digest: str,
+        holder: SeatHolder | None = None,
+    ) -> None:
+        """Give the seat to ``name`` with the token hash ``digest`` (this process owns it),
+        held by ``holder``'s account if any."""
         async with table.lock:
             if not table.owned:
                 raise NotOwner(table.id)
@@ -587,7 +605,14 @@ class Hall:
             starts = all(s.taken for s in table.seats if s.seat != seat)
             try:
                 await self._write(
-                    self.store.take_seat(table.id, seat, name, digest, starts),
+                    self.store.take_seat(
+                        table.id,
+                        seat,
+                        name,
+                        digest,
+                        starts,
+                        None if holder is None else holder.account_id,
+                    ),
                     table.id,
                     lambda stored: stored.table.seats[seat].token_hash == digest,
                 )
@@ -595,6 +620,9 @@ class Hall:
                 raise DomainError("taken", f"seat {seat} is taken") from None
             table.seats[seat].name = name
             table.seats[seat].token_hash = digest
+            if holder is not None:
+                table.seats[seat].account_id = holder.account_id
+                table.seats[seat].account = holder.name
             if starts:
                 table.status = "playing"
             self.presence.update(table)  # a new person: offline until they connect

@@ -43,6 +43,15 @@ class SeatRecord:
     pages link the seat to the account's profile. Never written from here."""
 
 
+@dataclass(frozen=True, slots=True)
+class SeatHolder:
+    """The account that takes a seat: its id (``seats.account_id``) and its name, which
+    the seat shows."""
+
+    account_id: str
+    name: str
+
+
 @dataclass(slots=True)
 class TableRecord:
     """A table's definition as stored (everything but its log)."""
@@ -150,9 +159,16 @@ class TableStore(Protocol):
         (``settings["visibility"] == "private"``)."""
 
     async def take_seat(
-        self, table_id: str, seat: int, name: str, token_hash: str, starts: bool
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        starts: bool,
+        account_id: str | None = None,
     ) -> None:
-        """Give a free seat to a person; with ``starts`` the table becomes ``playing``.
+        """Give a free seat to a person (held by ``account_id``, or a guest's); with
+        ``starts`` the table becomes ``playing``.
 
         Raises :class:`SeatTaken` when the seat is not free (or locked) in the store.
         """

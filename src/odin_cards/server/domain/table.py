@@ -270,6 +270,7 @@ def api_of(record: TableRecord) -> dict[str, Any]:
                 "bot": s.bot,
                 "taken": s.name is not None or s.bot is not None,
                 "locked": s.locked,
+                "account": s.account,
             }
             for s in record.seats
         ],

@@ -12,9 +12,10 @@ from ...bots.registry import GAMES_BOTS
 from ..domain.access import new_creator_token
 from ..domain.clocks import normalize as normalize_clock
 from ..domain.hall import Hall
+from ..domain.ports import SeatHolder
 from ..domain.ratings import is_rated
 from ..domain.stand_ins import moves_by
-from ..domain.table import LiveTable
+from ..domain.table import LiveTable, clean_name
 from .auth import accounts_of, current_account, origin_ok
 from .errors import ApiError
 from .messages import valid_table_id
@@ -191,12 +192,18 @@ async def get_table(request: Request, table_id: str) -> dict[str, Any]:
 async def take_seat(request: Request, table_id: str, seat: int, body: TakeSeat) -> dict[str, Any]:
     table = await _table(request, table_id)
     account = await current_account(request)
-    if is_rated(table.settings) and (account is None or not origin_ok(request)):
+    if account is not None and not origin_ok(request):
+        account = None  # a foreign page's request is a guest's
+    if is_rated(table.settings) and account is None:
         raise ApiError(401, "login_required", "log in to play at a rated table")
-    token = await _hall(request).take_seat(table, seat, body.name)
-    if account is not None and origin_ok(request):
-        # A logged-in person's seat is their account's at once (docs/accounts.md).
-        await accounts_of(request).link_seats(account, [token])
+    if account is None:
+        await accounts_of(request).check_guest_name(clean_name(body.name))
+        holder = None
+    else:
+        # A logged-in person's seat is their account's at once and shows the account's
+        # name, whatever was typed (docs/accounts.md).
+        holder = SeatHolder(account.id, account.name)
+    token = await _hall(request).take_seat(table, seat, body.name, holder)
     return {"seat": seat, "token": token}
 
 

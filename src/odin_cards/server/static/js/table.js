@@ -108,6 +108,21 @@ function isMine(seat) {
   return S.seat !== null && seat === S.seat;
 }
 
+/**
+ * A seat's name as an element: a link to the profile (/u/<name>) when an account holds the
+ * seat (the table's `account`, docs/protocol.md), plain text for a guest, a bot, a deleted
+ * account's seat.
+ */
+function seatNameEl(tag, seat, attrs = {}) {
+  const info = S.table && S.table.seats[seat];
+  const name = nameOf(seat);
+  if (info && info.account && !info.bot) {
+    const href = `/u/${encodeURIComponent(info.account)}`;
+    return h(`a.${tag}.account-name`, { ...attrs, href, title: name, "data-account": info.account }, name);
+  }
+  return h(`span.${tag}`, { ...attrs, title: name }, name);
+}
+
 // ------------------------------------------------------------------ lifecycle
 
 async function start() {
@@ -351,7 +366,8 @@ async function join(seat, nameInput) {
     S.table = (await api.table(S.id)).table;
     render();
   } catch (error) {
-    const key = error.status === 409 ? "seat_taken" : error.status === 422 ? "bad_name" : null;
+    // An account's name (409 account_name): the server's words say to log in as it.
+    const key = error.code === "account_name" ? null : error.status === 409 ? "seat_taken" : error.status === 422 ? "bad_name" : null;
     toast(key ? t(key) : t("join_failed", { message: error.message }), "error");
     try {
       S.table = (await api.table(S.id)).table;
@@ -566,7 +582,9 @@ function renderWaiting() {
         { class: isMine(s.seat) ? "me" : "" },
         h("span.seat-no", {}, t("seat_n", { n: s.seat + 1 })),
         presenceDot(s),
-        h("span.seat-who", { "data-testid": `seat-who-${s.seat}` }, s.bot || s.taken ? nameOf(s.seat) : t(s.locked ? "locked_seat" : "free_seat")),
+        s.bot || s.taken
+          ? seatNameEl("seat-who", s.seat, { "data-testid": `seat-who-${s.seat}` })
+          : h("span.seat-who", { "data-testid": `seat-who-${s.seat}` }, t(s.locked ? "locked_seat" : "free_seat")),
         isMine(s.seat) ? h("span.badge.you", {}, t("you")) : null,
       ),
     ),
@@ -664,7 +682,7 @@ function renderPlayer(st, seat, place) {
       "div.player-head",
       {},
       presenceDot(info),
-      h("span.player-name", { title: nameOf(seat) }, nameOf(seat)),
+      seatNameEl("player-name", seat),
       h("span.clock", { "data-slot": "clock" }),
     ),
     h("div.player-line", {}, h("span.player-score", { title: t("points") }, scoreText(st, status.points)), backsEl(status.handSize)),
