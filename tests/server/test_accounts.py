@@ -274,6 +274,10 @@ async def test_a_guest_who_signs_up_keeps_the_seats_of_this_browser(server: Serv
         elsewhere = await sit(http, other["id"], 2, "Ivy")
         signed = await sign_up(http, "Ivy", seats=[token, elsewhere, "junk"])
         assert signed["linked"] == 2
+        # The seats show the account at once (the name typed as a guest stays).
+        for table_id, seat in ((table["id"], 0), (other["id"], 2)):
+            seen = (await http.get(f"/api/tables/{table_id}")).json()["table"]["seats"][seat]
+            assert (seen["name"], seen["account"]) == ("Ivy", "Ivy")
         listed = (await http.get("/api/account/tables")).json()["tables"]
         assert [(t["table"]["id"], t["seat"]) for t in listed] == [
             (other["id"], 2),

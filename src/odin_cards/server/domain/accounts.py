@@ -534,12 +534,22 @@ class Accounts:
                 409,
             )
 
-    async def link_seats(self, account: Account, tokens: Sequence[str]) -> int:
-        """Give the seats these tokens hold (a guest's, from their browser) to the account."""
+    async def link_seats(
+        self, account: Account, tokens: Sequence[str], hall: Hall | None = None
+    ) -> int:
+        """Give the seats these tokens hold (a guest's, from their browser) to the account.
+        The tables of ``hall`` that hold such a seat in memory read their seats again, so
+        that the seat shows its account at once (the table page links it to the profile)."""
         hashes = [hash_secret(t) for t in tokens[:SEAT_LIMIT] if 0 < len(t) <= 128]
         if not hashes:
             return 0
-        return await self.store.link_seats(account.id, hashes)
+        linked = await self.store.link_seats(account.id, hashes)
+        if linked and hall is not None:
+            wanted = set(hashes)
+            for table in list(hall.tables.values()):
+                if any(s.token_hash in wanted and s.account is None for s in table.seats):
+                    await _refresh(hall, table)
+        return linked
 
     async def seats(self, account: Account) -> list[HeldSeat]:
         return await self.store.seats_of(account.id, SEAT_LIMIT)

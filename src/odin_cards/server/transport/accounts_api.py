@@ -93,7 +93,7 @@ async def _opened(
     request: Request, response: Response, new: NewSession, seats: list[str]
 ) -> dict[str, Any]:
     set_session_cookie(request, response, new)
-    linked = await accounts_of(request).link_seats(new.session.account, seats)
+    linked = await accounts_of(request).link_seats(new.session.account, seats, _hall(request))
     # Later reads of this request see the new session, not the cookie it came with.
     request.scope.setdefault("state", {})["odin_session"] = new.session
     return _answer(new.session, linked)
@@ -157,7 +157,8 @@ async def link_seats(
 ) -> dict[str, Any]:
     """Link the seats these tokens hold (taken as a guest in this browser) to the account."""
     _seat_write(request, account)
-    return {"linked": await accounts_of(request).link_seats(account, body.tokens)}
+    linked = await accounts_of(request).link_seats(account, body.tokens, _hall(request))
+    return {"linked": linked}
 
 
 @router.get("/tables")
