@@ -142,6 +142,9 @@ async def test_reconnect_resumes_from_a_version_or_resyncs(server: Server) -> No
         await one.close()
         two = await open_client(server, table["id"], tokens[1])
         await two.act(two.state["legal"][-1])
+        # Applied before the seat comes back (with two processes the seat may connect to
+        # the other one, which must have heard of it).
+        await two.next_of("update")
         again = await open_client(server, table["id"], tokens[0])
         full = next(m for m in again.received if m["type"] == "update")
         assert full.get("resync") is True and full["events"][0]["index"] == 0
