@@ -135,6 +135,9 @@ async def test_close_ratings_are_matched_at_once_far_ones_when_the_window_widens
         s.seat: ids[str(s.name)] for s in table.seats
     }
     assert table.seats[mine["seat"]].name == "Ann"
+    # The live table knows its seats' accounts at once: the page links them to profiles.
+    shown = (await ann.http.get(f"/api/tables/{table.id}")).json()["table"]["seats"]
+    assert {s["name"]: s["account"] for s in shown} == {"Ann": "Ann", "Bob": "Bob"}
     # The ticket's secret is the seat's token.
     client = await open_client(server, table.id, first["ticket"])
     assert client.seat == mine["seat"]

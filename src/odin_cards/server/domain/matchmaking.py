@@ -522,11 +522,9 @@ class HallTables:
     def __init__(
         self,
         hall: Hall,
-        link: Callable[[str, list[str]], Awaitable[object]] | None = None,
         rated: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None,
     ) -> None:
         self.hall = hall
-        self.link = link
         self.rated = rated
 
     async def __call__(self, choice: Choice, plans: list[SeatPlan], rated: bool) -> str:
@@ -554,12 +552,12 @@ class HallTables:
         for seat, plan in zip(record.seats, plans, strict=True):
             if plan.bot is None:
                 seat.name, seat.token_hash = plan.name, plan.token_hash
+                # An account's seat is its own from the insert on (an account's ticket
+                # bears the account's name): the live table links it to the profile.
+                seat.account_id = plan.account_id
+                seat.account = plan.name if plan.account_id is not None else None
         record.status = "playing"
         await hall._write(hall.store.insert(record), record.id)
-        if self.link is not None:
-            for plan in plans:
-                if plan.account_id is not None and plan.token_hash is not None:
-                    await self.link(plan.account_id, [plan.token_hash])
         table = LiveTable(record)
         table.person_seen = table.touched = hall.clock.monotonic()
         if hall.peers is not None:

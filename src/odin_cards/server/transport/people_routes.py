@@ -228,7 +228,7 @@ def start_people(
         ticket_ttl=settings.playnow_ticket_ttl,
         max_waiting=settings.playnow_max_waiting,
     )
-    tables = HallTables(hall, database.accounts.link_seats, rated)
+    tables = HallTables(hall, rated)
     app.state.playnow = MatchQueue(
         database.people.queue,
         clock,
