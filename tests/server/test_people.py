@@ -525,6 +525,25 @@ async def test_the_queue_is_bounded_per_address_for_guests(server: Server) -> No
     assert len(await rows(server, db.match_tickets)) == 4
 
 
+async def test_a_guest_cannot_queue_under_an_accounts_name(server: Server) -> None:
+    """As when taking a seat: a guest under an account's name (any case or width) is
+    refused with ``409 account_name``, and nothing is queued; other names are fine."""
+    queue_clock(server)
+    ann = await person(server, "Ann")
+    async with server.http() as guest:
+        for name in ("Ann", "aNN", "  ann ", "\uff21\uff4e\uff4e"):
+            answer = await guest.post("/api/play-now", json={**HEADS_UP, "name": name})
+            assert answer.status_code == 409, (name, answer.text)
+            assert answer.json()["error"] == "account_name" and "log in as Ann" in answer.text
+        assert await rows(server, db.match_tickets) == []
+        answer = await guest.post("/api/play-now", json={**HEADS_UP, "name": "Annie"})
+        assert answer.status_code == 201 and answer.json()["name"] == "Annie"
+    mine = await queue(ann)  # the account itself plays under its name
+    assert mine["name"] == "Ann"
+    assert len(await rows(server, db.match_tickets)) == 2
+    await close(ann)
+
+
 # ---------------------------------------------------------------- several processes
 
 

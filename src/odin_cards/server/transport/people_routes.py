@@ -32,7 +32,7 @@ from ..domain.ports import Clock
 from ..domain.ratings import rated
 from ..domain.table import clean_name, hash_token
 from ..settings import Settings
-from .auth import checked_write, current_session, require_account
+from .auth import accounts_of, checked_write, current_session, require_account
 from .errors import ApiError
 from .quotas import client_address
 
@@ -104,7 +104,10 @@ async def _seeker(request: Request, name: str | None) -> Seeker:
         return Seeker(account.name, account.id, address, account.banned is not None)
     if name is None:
         raise ApiError(422, "bad_name", "type a name to play as a guest")
-    return Seeker(clean_name(name), None, address)
+    guest = clean_name(name)
+    # As when taking a seat: nobody passes for an account at a table (409 account_name).
+    await accounts_of(request).check_guest_name(guest)
+    return Seeker(guest, None, address)
 
 
 @router.post("/play-now", status_code=201)
