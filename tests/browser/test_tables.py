@@ -11,6 +11,7 @@ Screenshots of each new state go to ``artifacts/screenshots/never-stall/``
 from __future__ import annotations
 
 import json
+import secrets
 import urllib.request
 from typing import Any
 
@@ -97,9 +98,35 @@ def test_the_others_see_a_hidden_page_away_and_a_closed_one_offline(
     bob_context.close()
 
 
+def signed_up(server: str, name: str) -> urllib.request.OpenerDirector:
+    """An HTTP client holding a new account's session cookie."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    body = json.dumps({"name": name, "password": "correct horse battery"}).encode()
+    request = urllib.request.Request(
+        server + "/api/account/signup",
+        data=body,
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with opener.open(request, timeout=10) as answer:
+        assert answer.status == 201
+    return opener
+
+
 def test_the_lobby_shows_who_waits_at_a_table(browser: Browser, server: str) -> None:
     table = post(server, "/api/tables", {"players": 3, "options": {}})["table"]
     token = post(server, f"/api/tables/{table['id']}/seats/0", {"name": "Dana"})["token"]
+    # An account takes another seat: the lobby links its name to its profile.
+    account = f"Erik{secrets.token_hex(3)}"
+    erik = signed_up(server, account)
+    seat = urllib.request.Request(
+        f"{server}/api/tables/{table['id']}/seats/1",
+        data=json.dumps({"name": account}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with erik.open(seat, timeout=10) as answer:
+        assert answer.status == 200
     dana_context = context(browser)
     dana = dana_context.new_page()
     dana.goto(f"{server}/t/{table['id']}#seat={token}")
@@ -109,8 +136,13 @@ def test_the_lobby_shows_who_waits_at_a_table(browser: Browser, server: str) -> 
     lobby = lobby_context.new_page()
     lobby.goto(server + "/")
     listed = lobby.locator(f'#open-tables [data-table="{table["id"]}"]')
-    expect(listed.locator(".presence")).to_have_attribute("data-presence", "online")
+    danas = listed.locator(".person", has_text="Dana")
+    expect(danas.locator(".presence")).to_have_attribute("data-presence", "online")
     expect(listed).to_contain_text("Dana")
+    profile = listed.locator("a.account-name")
+    expect(profile).to_have_count(1)  # Dana is a guest: her name is no link
+    expect(profile).to_have_text(account)
+    expect(profile).to_have_attribute("href", f"/u/{account}")
     expect(listed.locator(".closes")).to_contain_text("closes at")
     listed.scroll_into_view_if_needed()
     shoot(lobby, "presence-in-the-lobby")

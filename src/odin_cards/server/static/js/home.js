@@ -309,11 +309,17 @@ function tableItem(table, mine) {
       mine ? turnBadge(table) : null,
       h("span.small", {}, optionsSummaryText(table.options, table.players)),
       h("span.small.clock-summary", { "data-testid": "clock-summary" }, clockSummary(table.clock)),
-      people.length ? h("span.small.people", {}, table.seats.filter((s) => s.name).map((s) => h("span.person", {}, presenceDot(s), s.name))) : null,
+      people.length ? h("span.small.people", {}, table.seats.filter((s) => s.name).map((s) => h("span.person", {}, presenceDot(s), personName(s)))) : null,
       closesText(table) ? h("span.small.closes", {}, closesText(table)) : null,
     ),
     h("div.table-links", {}, links),
   );
+}
+
+/** A seat's name: a seat held by an account links to its profile (as on the table page). */
+function personName(seat) {
+  if (!seat.account || seat.bot) return seat.name;
+  return h("a.account-name", { href: `/u/${encodeURIComponent(seat.account)}`, title: seat.name, "data-account": seat.account }, seat.name);
 }
 
 /** Whose turn it is at one of my tables: "Your turn" stands out; none when nobody is to move. */
