@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from odin_cards.rules import Game, Options
 from odin_cards.rules.cards import CARD_TEXT, cards_of, parse_card
 from odin_cards.rules.sets import set_problem, set_value
 from odin_cards.rules.view import public_events
+from odin_cards.server.domain.accounts import NAME_MAX
 
 pytestmark = pytest.mark.browser
 
@@ -80,6 +82,87 @@ def test_language_from_the_browser_then_from_the_menu(browser: Browser, server: 
         page.reload()
         expect(page.locator("#create")).to_have_text("Skapa bordet")
         assert page.locator("#language").input_value() == "sv"
+    finally:
+        context.close()
+
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+PASSWORD = "a long enough password"
+
+
+def longest_name() -> str:
+    """A new account name as wide as names get: the most characters allowed, each of them
+    a wide letter (W or M)."""
+    return "".join(secrets.choice("WM") for _ in range(NAME_MAX))
+
+
+def header_problems(page: Page) -> list[str]:
+    """What is wrong with the page header's layout: parts (the brand, the header's links,
+    the account bar's parts, the language menu) that overlap each other, stick out of the
+    screen or out of their slot (a squeezed slot lets its links slide under the brand),
+    and a page wider than the screen."""
+    found: list[str] = page.evaluate(
+        """() => {
+          const header = document.querySelector("header.top");
+          const parts = [...header.querySelectorAll(
+            ".brand, .header-extra > *, .account-bar > *, .help-link, .lang-menu select")]
+            .filter((e) => e.getClientRects().length > 0)
+            .map((e) => [e.dataset.testid || e.className || e.tagName, e.getBoundingClientRect()]);
+          const wrong = [];
+          const outside = (a, b) => a.left < b.left - 0.5 || a.right > b.right + 0.5;
+          for (const [name, box] of parts)
+            if (outside(box, {left: 0, right: innerWidth})) wrong.push(`${name} sticks out`);
+          for (const slot of header.querySelectorAll(".header-extra, .account-bar"))
+            for (const part of slot.children)
+              if (part.getClientRects().length && outside(part.getBoundingClientRect(),
+                  slot.getBoundingClientRect())) wrong.push(`${part.className} leaves its slot`);
+          const over = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+            && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+          parts.forEach(([one, a], i) => parts.slice(i + 1).forEach(([two, b]) => {
+            if (over(a, b)) wrong.push(`${one} overlaps ${two}`);
+          }));
+          const wide = document.documentElement.scrollWidth;
+          if (wide > innerWidth) wrong.push(`the page is ${wide} px wide`);
+          return wrong;
+        }"""
+    )
+    return found
+
+
+def _header_ready(page: Page, path: str, signed_in: bool) -> None:
+    expect(page.locator("#language")).to_be_visible()
+    bar = "account-name" if signed_in else "account-login-link"
+    expect(page.get_by_test_id(bar)).to_be_visible()
+    if path != "/leaderboard":  # the home page and the profile link the leaderboard
+        expect(page.locator("header.top .leaderboard-link")).to_be_visible()
+
+
+def test_the_header_fits_a_phone_in_every_language(browser: Browser, server: str) -> None:
+    """At 390 px, as a guest and signed in with the longest name, in every language: no
+    part of the header overlaps another and no page is wider than the screen."""
+    name = longest_name()
+    _post(f"{server}/api/account/signup", {"name": name, "password": PASSWORD})
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        page.goto(server + "/")
+        for signed_in in (False, True):
+            if signed_in:
+                status = page.evaluate(
+                    """async (body) => (await fetch("/api/account/login", {method: "POST",
+                         headers: {"Content-Type": "application/json"},
+                         body: JSON.stringify(body)})).status""",
+                    {"name": name, "password": PASSWORD},
+                )
+                assert status == 200
+            for lang in ("en", "de", "fr", "sv", "ca"):
+                page.evaluate("(lang) => localStorage.setItem('odin.lang', lang)", lang)
+                for path in ("/", "/leaderboard", f"/u/{name}"):
+                    page.goto(server + path)
+                    _header_ready(page, path, signed_in)
+                    where = f"{path} in {lang}, {'signed in' if signed_in else 'a guest'}"
+                    assert header_problems(page) == [], where
     finally:
         context.close()
 
