@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import secrets
 import threading
 import time
@@ -18,6 +19,7 @@ from websockets.asyncio.client import connect
 
 from .shots import shots_dir
 from .test_axe import _serious
+from .test_pages import PHONE, header_problems, longest_name
 
 pytestmark = pytest.mark.browser
 
@@ -98,15 +100,16 @@ async def _play(base: str, table_id: str, token: str, rng: random.Random) -> Non
                 await ws.send(json.dumps({**act, "id": secrets.token_hex(8)}))
 
 
-async def _a_board(base: str, rita: str, others: list[str], newcomer: str) -> None:
+async def _a_board(base: str, rita: str, others: list[str], newcomer: str, long: str) -> None:
     """A leaderboard worth the name: ``rita`` plays 4 heads-up games and 2 of three players,
     ``newcomer`` 6 heads-up games (both provisional: fewer than 10), each of ``others`` 18
     heads-up games against the random bot, which settles most ratings (10 games and a
-    small enough spread); all at once."""
+    small enough spread), ``long`` (the widest name there can be) one; all at once."""
     heads_up, three = ("random",), ("random", "heuristic")
     await asyncio.gather(
         _rated_games(base, rita, [heads_up] * 4 + [three] * 2),
         _rated_games(base, newcomer, [heads_up] * 6),
+        _rated_games(base, long, [heads_up]),
         *(_rated_games(base, name, [heads_up] * 18) for name in others),
     )
 
@@ -182,6 +185,13 @@ def test_a_guest_signs_up_and_finds_their_game_on_their_profile(
         context.close()
 
 
+_FITS = """() => {
+  const scroller = document.querySelector(".ranking-scroll");
+  return scroller.scrollWidth <= scroller.clientWidth;
+}"""
+"""Whether the leaderboard fits its box (it would scroll sideways, not widen the page)."""
+
+
 def _misaligned(page: Page) -> list[str]:
     """The leaderboard's cells that are not under their heading (left edge and width)."""
     found: list[str] = page.evaluate(
@@ -210,12 +220,17 @@ def test_a_rated_players_profile_and_the_leaderboard(browser: Browser, server: s
     name = f"Rita{tag}"
     others = [f"{who}{tag}" for who in ("Odo", "Frigg", "Sif", "Loki")]
     newcomer = f"Tyr{tag}"
-    _in_a_thread(_a_board(server, name, others, newcomer))
+    # Other tests' accounts share this server's board; whatever they are, the widest
+    # name there can be is on it too.
+    long = longest_name()
+    _in_a_thread(_a_board(server, name, others, newcomer, long))
     query = {"class": "heads-up", "provisional": "true", "limit": "100"}
     listed = httpx.get(f"{server}/api/leaderboard", params=query).json()
-    ours = {e["name"]: e for e in listed["entries"] if e["name"] in {name, newcomer, *others}}
-    assert set(ours) == {name, newcomer, *others}
+    everyone = {name, newcomer, long, *others}
+    ours = {e["name"]: e for e in listed["entries"] if e["name"] in everyone}
+    assert set(ours) == everyone
     assert ours[newcomer]["provisional"] and ours[newcomer]["games"] == 6
+    assert ours[long]["provisional"] and ours[long]["games"] == 1
     assert ours[name]["provisional"] and ours[name]["games"] == 4
     assert all(ours[other]["games"] == 18 for other in others)
     settled = [other for other in others if not ours[other]["provisional"]]
@@ -283,9 +298,50 @@ def test_a_rated_players_profile_and_the_leaderboard(browser: Browser, server: s
                 page.set_viewport_size({"width": 390, "height": 844})
                 page.screenshot(path=str(SHOTS / "leaderboard-phone.png"), full_page=True)
                 assert _misaligned(page) == []
-                assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+                assert header_problems(page) == []  # (the page no wider than the screen)
                 page.set_viewport_size(SIZE)
             board.get_by_role("link", name=others[0], exact=True).click()
             expect(page.get_by_test_id("profile-name")).to_have_text(others[0])
         finally:
             context.close()
+
+    # A phone, signed in with the widest name: the account bar, its row with both badges
+    # (you, provisional), and every page of the board fit the screen.
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/account#login")
+        page.get_by_test_id("login-name").fill(long)
+        page.get_by_test_id("login-password").fill(PASSWORD)
+        page.get_by_test_id("login-submit").click()
+        page.wait_for_url(f"{server}/account")
+        caption = page.get_by_test_id("leaderboard").locator("caption")
+        for lang in ("de", "fr", "sv", "ca", "en"):  # (their headings differ in width)
+            page.evaluate("(lang) => localStorage.setItem('odin.lang', lang)", lang)
+            page.goto(f"{server}/leaderboard")
+            expect(page.get_by_test_id("account-name")).to_contain_text(long)
+            page.locator("#show-provisional").check()
+            expect(caption).to_have_text(re.compile(rf"· 1–\d+ \D+ {listed['total']}$"))
+            assert header_problems(page) == [], lang
+            assert _misaligned(page) == [], lang
+            assert page.evaluate(_FITS), f"{lang}: the table scrolls sideways"
+        first, mine = 1, 0
+        while True:  # every page of the board, in English
+            expect(caption).to_have_text(re.compile(rf"· {first}–\d+ of {listed['total']}$"))
+            assert header_problems(page) == [], f"from {first}"
+            assert _misaligned(page) == [], f"from {first}"
+            me = page.locator("tr.me")
+            if me.count():
+                mine += 1
+                expect(me.locator(".badge.you")).to_be_visible()
+                expect(me.get_by_test_id("provisional")).to_be_visible()
+                expect(me.get_by_role("link")).to_have_text(long)
+            following = page.locator("nav.pager button").nth(1)
+            if following.is_disabled():
+                break
+            following.click()
+            first += 25
+        assert mine == 1
+    finally:
+        context.close()

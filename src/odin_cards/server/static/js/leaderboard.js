@@ -51,12 +51,17 @@ async function render() {
     h("h1", {}, t("leaderboard")),
     h("div.board-controls", {}, h("div.tabs", { role: "group", "aria-label": t("leaderboard_class") }, ...tabs), h("label", {}, box, " ", t("leaderboard_show_provisional"))),
     rows.length
-      ? h(
-          "table.numbers.ranking",
-          { "data-testid": "leaderboard" },
-          h("caption", {}, `${t(`class_${S.cls}`)} · ${t("leaderboard_range", { first: board.offset + 1, last, total: board.total })}`),
-          h("thead", {}, h("tr", {}, h("th.num", { scope: "col" }, "#"), h("th", { scope: "col" }, t("leaderboard_name")), h("th.num", { scope: "col" }, t("profile_rating")), h("th.num", { scope: "col" }, h("span.long", {}, t("leaderboard_spread")), h("span.short", { "aria-hidden": "true" }, "±")), h("th.num", { scope: "col" }, t("profile_games")))),
-          h("tbody", {}, ...rows),
+      ? // (The table fits a phone; should a language's headings not, it scrolls, not the page.)
+        h(
+          "div.ranking-scroll",
+          {},
+          h(
+            "table.numbers.ranking",
+            { "data-testid": "leaderboard" },
+            h("caption", {}, `${t(`class_${S.cls}`)} · ${t("leaderboard_range", { first: board.offset + 1, last, total: board.total })}`),
+            h("thead", {}, h("tr", {}, h("th.num", { scope: "col" }, "#"), h("th", { scope: "col" }, t("leaderboard_name")), h("th.num", { scope: "col" }, t("profile_rating")), h("th.num", { scope: "col" }, h("span.long", {}, t("leaderboard_spread")), h("span.short", { "aria-hidden": "true" }, "±")), h("th.num", { scope: "col" }, t("profile_games")))),
+            h("tbody", {}, ...rows),
+          ),
         )
       : h("p.panel", { "data-testid": "leaderboard-empty" }, t("leaderboard_empty")),
     h(
