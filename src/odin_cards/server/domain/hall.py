@@ -427,9 +427,22 @@ class Hall:
                     f"you have {running} bot seats at running tables; at most "
                     f"{self.settings.max_bot_seats} at once",
                 )
-        record = new_record(_new_id(), game, players, normal, _new_seed(), bots, self.clock.now())
+        record = self.new_record(game, players, normal, bots)
         record.settings = chosen
         record.creator_hash = creator_hash
+        return await self.open_new(record, client)
+
+    def new_record(
+        self, game: str, players: int, setup: dict[str, Any], bots: Mapping[int, str]
+    ) -> TableRecord:
+        """A new table's record: a fresh id and seed, bot seats taken (``setup`` checked
+        by :meth:`check_new`)."""
+        return new_record(_new_id(), game, players, setup, _new_seed(), bots, self.clock.now())
+
+    async def open_new(self, record: TableRecord, client: str | None = None) -> LiveTable:
+        """Store a new table's ``record`` and run it here: owned (several processes), held
+        in memory, its turns scheduled. Tables made elsewhere in the domain (matchmaking)
+        open through here, as :meth:`create`'s do."""
         await self._write(self.store.insert(record), record.id)
         table = LiveTable(record)
         table.client = client

@@ -38,7 +38,6 @@ from .errors import DomainError
 from .hints import hints_setting
 from .ports import Clock
 from .ratings import BOT_RATINGS, MU, RatingStore, class_of, points
-from .table import LiveTable, new_record
 
 if TYPE_CHECKING:
     from .hall import Hall
@@ -539,15 +538,7 @@ class HallTables:
         }
         if rated and self.rated is not None:
             chosen = self.rated(chosen)
-        record = new_record(
-            secrets.token_urlsafe(6),
-            "odin",
-            choice.players,
-            normal,
-            secrets.randbits(63),
-            bots,
-            hall.clock.now(),
-        )
+        record = hall.new_record("odin", choice.players, normal, bots)
         record.settings = chosen
         for seat, plan in zip(record.seats, plans, strict=True):
             if plan.bot is None:
@@ -557,15 +548,8 @@ class HallTables:
                 seat.account_id = plan.account_id
                 seat.account = plan.name if plan.account_id is not None else None
         record.status = "playing"
-        await hall._write(hall.store.insert(record), record.id)
-        table = LiveTable(record)
-        table.person_seen = table.touched = hall.clock.monotonic()
-        if hall.peers is not None:
-            await hall._own_new(table)
-            hall._lobby.clear()
-        hall._hold(table)
+        table = await hall.open_new(record)
         hall.presence.update(table)
-        hall.turns.schedule(table)
         return table.id
 
 
