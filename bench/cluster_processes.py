@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import resource
 import secrets
 import signal
 import socket
@@ -332,7 +333,8 @@ class Nginx:
                 user=user,
                 workers=self.workers,
                 connections=self.connections,
-                files=2 * self.connections + 64,
+                # no more than this machine lets a process have (nginx only warns)
+                files=min(2 * self.connections + 64, resource.getrlimit(resource.RLIMIT_NOFILE)[1]),
             )
         )
 

@@ -355,7 +355,11 @@ def start_cluster(name: str, args: argparse.Namespace) -> Cluster:
         nginx = Nginx(
             directory / "nginx",
             [f"127.0.0.1:{s.port}" for s in servers],
-            connections=2 * sockets + 256,
+            # Each socket is two of nginx's connections (the client's and the upstream one),
+            # and for a moment four when a rematch moves it to the next table; at 8,256 for
+            # 4,000 sockets nginx ran out ("worker_connections are not enough") and some
+            # handshakes never finished.
+            connections=4 * sockets + 1024,
             # the load generator is one address: the deployed per-address share is far less
             quotas=AddressQuotas(sockets=sockets, tables=args.tables + 100),
         )
@@ -398,8 +402,10 @@ async def measure(name: str, cluster: Cluster, args: argparse.Namespace) -> Figu
     tasks = [asyncio.create_task(seat.run(stop, agains, connecting)) for seat in seats]
     opening = time.monotonic()
     while stats.connected < len(seats):  # every seat connected before the warm-up counts
-        if all(task.done() for task in tasks):
-            raise SystemExit(f"[{name}] every client stopped: {tasks[0].exception()!r}")
+        failed = next((task for task in tasks if task.done() and task.exception()), None)
+        if failed is not None:  # a client that could not connect would never count
+            stop.set()
+            raise SystemExit(f"[{name}] a client stopped: {failed.exception()!r}")
         await asyncio.sleep(0.1)
     print(
         f"[{name}] {stats.connected} connections opened in {time.monotonic() - opening:.1f} s",

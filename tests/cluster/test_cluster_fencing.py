@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import time
 from collections.abc import Awaitable
 from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from odin_cards.games import rules_of
 from odin_cards.server.adapters.sql_leases import SqlLeaseStore
@@ -33,10 +35,7 @@ pytestmark = [pytest.mark.multiprocess, pytest.mark.postgres, pytest.mark.redis]
 async def test_an_append_with_an_old_token_is_refused(database_url: str) -> None:
     engine = make_engine(database_url)
     try:
-        await migrate(engine)
-        record = new_record("fenced", "odin", 2, {}, 7, {}, datetime.now(UTC))
-        record.status = "playing"
-        await SqlTableStore(engine).insert(record)
+        await playing_tables(engine, "fenced")
         old = SqlLeaseStore(engine, "old-1-a", 0.5)
         new = SqlLeaseStore(engine, "new-2-b", 5.0)
         old_log, new_log = SqlEventLog(engine, old.owner), SqlEventLog(engine, new.owner)
@@ -52,7 +51,8 @@ async def test_an_append_with_an_old_token_is_refused(database_url: str) -> None
             for number, (seat, action) in enumerate(first_moves(3))
         ]
         await old_log.append("fenced", moves[0], False, first)
-        # The old owner stops renewing: once its heartbeat expires, the lease moves on.
+        # The old owner's loop stops renewing: its heartbeat thread gives up after the
+        # watchdog's time, the heartbeat expires and the lease moves on.
         second = await wait_for(lambda: new.acquire("fenced"), 10, "the lease to expire")
         assert second == first + 1
         with pytest.raises(Fenced):
@@ -65,6 +65,29 @@ async def test_an_append_with_an_old_token_is_refused(database_url: str) -> None
         assert [row.number for row in await logged(database_url, "fenced")] == [0, 1]
         await old_log.stop()
         await new_log.stop()
+        await old.stop()
+        await new.stop()
+    finally:
+        await engine.dispose()
+
+
+async def test_a_busy_event_loop_keeps_its_heartbeat_and_its_leases(database_url: str) -> None:
+    """A loop held for three lease lengths (a server under load) loses nothing: the
+    heartbeat is renewed from its own thread. Renewed from the loop, it expired and the
+    other process took the table."""
+    engine = make_engine(database_url)
+    try:
+        await playing_tables(engine, "busy")
+        busy = SqlLeaseStore(engine, "busy-1-a", 1.0)
+        other = SqlLeaseStore(engine, "other-2-b", 5.0)
+        await busy.renew()
+        await other.renew()
+        assert await busy.acquire("busy") is not None
+        time.sleep(3.0)  # the stimulus: this process's loop does nothing else for 3 s
+        assert await other.acquire("busy") is None
+        assert await busy.renew() is True
+        await busy.stop()
+        await other.stop()
     finally:
         await engine.dispose()
 
@@ -74,11 +97,7 @@ async def test_one_batch_writes_the_tables_still_held_and_refuses_the_others(
 ) -> None:
     engine = make_engine(database_url)
     try:
-        await migrate(engine)
-        for table_id in ("kept", "lost"):
-            record = new_record(table_id, "odin", 2, {}, 7, {}, datetime.now(UTC))
-            record.status = "playing"
-            await SqlTableStore(engine).insert(record)
+        await playing_tables(engine, "kept", "lost")
         old = SqlLeaseStore(engine, "old-1-a", 5.0)
         new = SqlLeaseStore(engine, "new-2-b", 5.0)
         old_log = SqlEventLog(engine, old.owner)
@@ -103,8 +122,19 @@ async def test_one_batch_writes_the_tables_still_held_and_refuses_the_others(
         assert [row.number for row in await logged(database_url, "kept")] == [0]
         assert await logged(database_url, "lost") == []
         await old_log.stop()
+        await old.stop()
+        await new.stop()
     finally:
         await engine.dispose()
+
+
+async def playing_tables(engine: AsyncEngine, *table_ids: str) -> None:
+    """The schema, and these two-seat tables stored as playing."""
+    await migrate(engine)
+    for table_id in table_ids:
+        record = new_record(table_id, "odin", 2, {}, 7, {}, datetime.now(UTC))
+        record.status = "playing"
+        await SqlTableStore(engine).insert(record)
 
 
 def first_moves(count: int) -> list[tuple[int, str]]:

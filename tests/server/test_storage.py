@@ -199,25 +199,32 @@ async def test_a_database_that_cannot_be_reached_is_unavailable() -> None:
 
 @pytest.mark.postgres
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+@pytest.mark.parametrize("finished", [False, True], ids=["row", "row-and-end"])
 async def test_a_commit_without_answer_is_unknown_and_read_back_settles_it(
-    database_url: str,
+    database_url: str, finished: bool
 ) -> None:
-    # PostgreSQL only: the database cuts the connection from its side.
+    # PostgreSQL only: the database cuts the connection from its side. A batch of rows is
+    # one self-committing INSERT (cut as it is sent); a batch that also ends a game is a
+    # transaction (cut just before COMMIT).
     async with open_database(database_url) as database:
         await database.store.insert(a_table("t1", "playing"))
 
-        def cut(connection: sa.Connection) -> None:
-            # Just before COMMIT is sent, the database ends this connection's session.
-            connection.exec_driver_sql("SELECT pg_terminate_backend(pg_backend_pid())")
+        def cut(connection: sa.Connection, *rest: object) -> None:
+            statement = rest[1] if rest else "COMMIT"
+            if isinstance(statement, str) and statement.startswith(
+                ("INSERT INTO events", "COMMIT")
+            ):
+                connection.exec_driver_sql("SELECT pg_terminate_backend(pg_backend_pid())")
 
-        sa.event.listen(database.engine.sync_engine, "commit", cut)
+        event = "commit" if finished else "before_cursor_execute"
+        sa.event.listen(database.engine.sync_engine, event, cut)
         try:
             with pytest.raises(CommitUnknown):
-                await database.log.append("t1", an_action(0), False)
+                await database.log.append("t1", an_action(0), finished)
         finally:
-            sa.event.remove(database.engine.sync_engine, "commit", cut)
+            sa.event.remove(database.engine.sync_engine, event, cut)
         assert await database.log.read_back("t1", 0) is None
-        await database.log.append("t1", an_action(0), False)  # the resend is stored
+        await database.log.append("t1", an_action(0), finished)  # the resend is stored
         assert await database.log.read_back("t1", 0) == an_action(0)
 
 
@@ -230,7 +237,8 @@ async def test_an_unforeseen_failure_of_the_log_is_an_unknown_outcome(
         raise RuntimeError("a bug in the log")
 
     with monkeypatch.context() as patch:
-        patch.setattr(sql_log, "_statements", broken)
+        patch.setattr(sql_log, "_statements", broken)  # SQLite, and batches that end a game
+        patch.setattr(sql_log, "_columns", broken)  # PostgreSQL's batches of rows
         with pytest.raises(CommitUnknown):
             await database.log.append("t1", an_action(0), False)
     await database.log.append("t1", an_action(0), False)  # the log still runs

@@ -7,7 +7,9 @@ ownership, presence), ``<prefix>p:<process id>`` the requests to one process and
 answers to its own requests (each with a correlation id).
 
 Pub/sub is at most once. A subscriber sees a table's messages in the order they were
-published (one publishing connection, one pipeline at a time); a follower that sees a gap
+published (one publishing connection, one pipeline at a time) and handles them in that
+order, each table apart from the others (one table waiting for its lock holds up no other
+and no answer); a follower that sees a gap
 in the action numbers reads the log, and after a lost connection every follower reads
 its logs again (the ``resync`` delivered to the handler). A request to a process that
 is not subscribed (dead) fails at once: ``PUBLISH`` says nobody received it.
@@ -16,6 +18,7 @@ is not subscribed (dead) fails at once: ``PUBLISH`` says nobody received it.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -56,6 +59,8 @@ class RedisMessaging:
         self._handler: BusHandler | None = None
         self._serve: RequestHandler | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._queues: dict[str, collections.deque[dict[str, Any]]] = {}
+        """Tables' messages not yet handled, each table's in order (:meth:`_deliver`)."""
         self._loops: list[asyncio.Task[None]] = []
         self._publishing = False
 
@@ -195,7 +200,31 @@ class RedisMessaging:
                 self._spawn(self._answer(data))
             return
         if channel in self.following and self._handler is not None:
-            await self._handler(channel[len(self.prefix) + 2 :], data)
+            self._deliver(channel[len(self.prefix) + 2 :], data)
+
+    def _deliver(self, table_id: str, data: dict[str, Any]) -> None:
+        """Hand a table's message to the handler after that table's earlier ones, never
+        holding up the reader: a handler may wait for the table's lock or read its log,
+        and the reader also carries every other table's messages, the answers to this
+        process's requests and the confirmations of its subscriptions (under a thousand
+        tables, handled inline, they waited long enough for requests to time out)."""
+        queue = self._queues.get(table_id)
+        if queue is not None:
+            queue.append(data)
+            return
+        self._queues[table_id] = collections.deque([data])
+        self._spawn(self._drain(table_id))
+
+    async def _drain(self, table_id: str) -> None:
+        queue = self._queues[table_id]
+        try:
+            while queue and self._handler is not None:
+                try:
+                    await self._handler(table_id, queue.popleft())
+                except Exception:
+                    log.exception("Redis: a message could not be handled")
+        finally:
+            del self._queues[table_id]
 
     async def _answer(self, envelope: dict[str, Any]) -> None:
         assert self._serve is not None

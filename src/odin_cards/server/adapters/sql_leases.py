@@ -1,11 +1,12 @@
 """Table leases on PostgreSQL: which process owns each running table, with fencing tokens.
 
 Several ``odin serve`` processes share one database (``--redis-url``). Each process keeps
-a heartbeat row in ``processes`` (renewed every third of ``lease_seconds``, expiring
-``lease_seconds`` after the last renewal, by the database's clock so machines need not
-agree on the time). ``table_leases`` names each table's owner and a fencing token that
-grows by one on every takeover. A lease is live while its owner's heartbeat is: one
-write per process per renewal, however many tables it owns.
+a heartbeat row in ``processes`` (renewed every third of ``lease_seconds`` from a thread of
+its own, :mod:`.heartbeat`, expiring ``lease_seconds`` after the last renewal, by the
+database's clock so machines need not agree on the time). ``table_leases`` names each
+table's owner and a fencing token that grows by one on every takeover. A lease is live
+while its owner's heartbeat is: one write per process per renewal, however many tables it
+owns.
 
 The event log writes a row only while the table's lease still carries the writer's token
 (checked in the same transaction, with the lease row locked ``FOR SHARE``): a takeover's
@@ -16,6 +17,7 @@ so it sees every row the old owner managed to write.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Collection
 from datetime import datetime
 
@@ -23,6 +25,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import sql_schema as schema
+from .heartbeat import HeartbeatThread
 from .sql_store import reading, transaction, utc
 
 _ALIVE = "EXISTS (SELECT 1 FROM processes p WHERE p.id = {owner} AND p.expires_at > now())"
@@ -50,6 +53,41 @@ _ORPHANS = sa.text(
 )
 
 
+WATCHDOG = 4.0
+"""Leases of a process whose event loop has not ticked its heartbeat thread for this many
+times ``lease_seconds`` are let expire (:mod:`.heartbeat`)."""
+
+
+async def _beat(engine: AsyncEngine, owner: str, seconds: float) -> bool:
+    """Extend ``owner``'s heartbeat by ``seconds``; ``False`` if it had expired (or never
+    existed) and was registered anew."""
+    p = schema.processes.c
+    expires = sa.text("now() + make_interval(secs => :seconds)").bindparams(seconds=seconds)
+    async with transaction(engine, "renew this process's heartbeat") as connection:
+        renewed = await connection.execute(
+            sa.update(schema.processes)
+            .where(p.id == owner, p.expires_at > sa.func.now())
+            .values(expires_at=expires)
+        )
+        if renewed.rowcount == 1:
+            return True
+        await connection.execute(
+            sa.text(
+                "INSERT INTO processes (id, expires_at) VALUES "
+                "(:me, now() + make_interval(secs => :seconds)) ON CONFLICT (id) "
+                "DO UPDATE SET expires_at = excluded.expires_at"
+            ),
+            {"me": owner, "seconds": seconds},
+        )
+        # Heartbeats of processes gone for an hour are of no use to anybody.
+        await connection.execute(
+            sa.delete(schema.processes).where(
+                p.expires_at < sa.func.now() - sa.text("interval '1 hour'")
+            )
+        )
+    return False
+
+
 class SqlLeaseStore:
     """:class:`~..domain.ports.LeaseStore` on PostgreSQL (see the module docstring)."""
 
@@ -60,36 +98,26 @@ class SqlLeaseStore:
         self.owner = owner[: schema.PROCESS_ID_LENGTH]
         self.seconds = lease_seconds
         self._registered = False
+        self._thread: HeartbeatThread | None = None
 
     async def renew(self) -> bool:
-        interval = sa.text("now() + make_interval(secs => :seconds)").bindparams(
-            seconds=self.seconds
-        )
-        p = schema.processes.c
-        async with transaction(self.engine, "renew this process's heartbeat") as connection:
-            renewed = await connection.execute(
-                sa.update(schema.processes)
-                .where(p.id == self.owner, p.expires_at > sa.func.now())
-                .values(expires_at=interval)
-            )
-            if renewed.rowcount == 1:
-                return True
-            await connection.execute(
-                sa.text(
-                    "INSERT INTO processes (id, expires_at) VALUES "
-                    "(:me, now() + make_interval(secs => :seconds)) ON CONFLICT (id) "
-                    "DO UPDATE SET expires_at = excluded.expires_at"
-                ),
-                {"me": self.owner, "seconds": self.seconds},
-            )
-            # Heartbeats of processes gone for an hour are of no use to anybody.
-            await connection.execute(
-                sa.delete(schema.processes).where(
-                    p.expires_at < sa.func.now() - sa.text("interval '1 hour'")
-                )
-            )
+        """Extend the heartbeat, from the heartbeat thread while the server's loop keeps
+        calling this (each call is the loop's tick), else here (the first call, or the
+        thread gave up on a silent loop: then the truth is learnt here and now)."""
+        thread = self._thread
+        if thread is not None and thread.is_alive():
+            thread.tick()
+            return not thread.take_lost()
+        extended = await _beat(self.engine, self.owner, self.seconds)
         first, self._registered = not self._registered, True
-        return first
+        self._thread = HeartbeatThread(
+            self.engine.url,
+            lambda engine: _beat(engine, self.owner, self.seconds),
+            period=self.seconds / 3,
+            watchdog=WATCHDOG * self.seconds,
+        )
+        self._thread.start()
+        return extended or first
 
     async def acquire(self, table_id: str) -> int | None:
         async with transaction(self.engine, "take a table's lease") as connection:
@@ -128,6 +156,10 @@ class SqlLeaseStore:
             return [str(row.id) for row in rows]
 
     async def stop(self) -> None:
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.stop()
+            await asyncio.to_thread(thread.join)
         lease = schema.table_leases.c
         async with transaction(self.engine, "end this process's heartbeat") as connection:
             await connection.execute(

@@ -1,5 +1,6 @@
 """The event log on SQL, with group commit: the actions of every table that acted
-meanwhile are written together, one transaction a batch.
+meanwhile are written together, one transaction a batch (on PostgreSQL one self-committing
+statement when the batch only adds rows, as nearly every batch does).
 
 A table's action is final once its row is committed; the domain waits for that (under the
 table's lock) before it changes the game or tells anybody. Batching keeps SQLite's one
@@ -189,6 +190,10 @@ class SqlEventLog:
                 self.thread, _commit_sync, self.writer, statements
             )
             return
+        alike = len({entry.fence is None for entry in batch}) == 1  # all fenced, or none
+        if alike and not any(entry.finished for entry in batch):
+            await self._insert_alone(batch)
+            return
         with storing("write the log"):
             connection = await self.engine.connect()
         try:
@@ -207,16 +212,51 @@ class SqlEventLog:
             except Exception:
                 log.debug("closing a failed connection failed", exc_info=True)
 
+    async def _insert_alone(self, batch: list[Entry]) -> None:
+        """The common batch, rows and nothing else, all fenced or none: one statement that
+        commits itself.
 
-FENCED_INSERT = sa.text(
-    """
-    INSERT INTO events (table_id, number, seat, action, client_id, created, by)
-    SELECT v.table_id, v.number, v.seat, v.action, v.client_id, v.created, v.by
+        A single ``INSERT`` is atomic on its own, so it runs outside a transaction block
+        (autocommit): one round trip to PostgreSQL instead of three (``BEGIN``, the insert,
+        ``COMMIT``), which cost a quarter of a busy server's CPU. As with a commit, a
+        failure that is not a refusal leaves its outcome unknown."""
+        with storing("write the log"):
+            connection = await self.engine.connect()
+            await connection.execution_options(isolation_level="AUTOCOMMIT")
+        try:
+            with committing("writing the log"):
+                if batch[0].fence is not None:
+                    await _insert_fenced(connection, batch)
+                else:
+                    await connection.execute(INSERT, _columns(batch))
+        finally:
+            try:
+                await connection.close()
+            except Exception:
+                log.debug("closing a failed connection failed", exc_info=True)
+
+
+_ROWS = """
     FROM unnest(
         CAST(:table_ids AS varchar[]), CAST(:numbers AS integer[]), CAST(:seats AS integer[]),
         CAST(:actions AS varchar[]), CAST(:client_ids AS varchar[]),
         CAST(:created AS timestamptz[]), CAST(:by AS varchar[]), CAST(:tokens AS bigint[])
     ) AS v(table_id, number, seat, action, client_id, created, by, token)
+"""
+
+INSERT = sa.text(
+    "INSERT INTO events (table_id, number, seat, action, client_id, created, by) "
+    "SELECT v.table_id, v.number, v.seat, v.action, v.client_id, v.created, v.by" + _ROWS
+)
+"""Unfenced rows (one process on PostgreSQL) in one statement: all of them or none."""
+
+FENCED_INSERT = sa.text(
+    """
+    INSERT INTO events (table_id, number, seat, action, client_id, created, by)
+    SELECT v.table_id, v.number, v.seat, v.action, v.client_id, v.created, v.by
+    """
+    + _ROWS
+    + """
     JOIN table_leases AS lease
         ON lease.table_id = v.table_id AND lease.owner = :owner AND lease.token = v.token
     ORDER BY lease.table_id
@@ -238,21 +278,7 @@ async def _insert_fenced(connection: Any, fenced: list[Entry]) -> list[Entry]:
     owners = {entry.fence[0] for entry in fenced if entry.fence is not None}
     if len(owners) != 1:
         raise StoreUnavailable("one batch of fenced appends has one owner")
-    rows = [entry.row for entry in fenced]
-    written = await connection.execute(
-        FENCED_INSERT,
-        {
-            "table_ids": [row["table_id"] for row in rows],
-            "numbers": [row["number"] for row in rows],
-            "seats": [row["seat"] for row in rows],
-            "actions": [row["action"] for row in rows],
-            "client_ids": [row["client_id"] for row in rows],
-            "created": [row["created"] for row in rows],
-            "by": [row["by"] for row in rows],
-            "tokens": [entry.fence[1] for entry in fenced if entry.fence is not None],
-            "owner": owners.pop(),
-        },
-    )
+    written = await connection.execute(FENCED_INSERT, {**_columns(fenced), "owner": owners.pop()})
     held = {row.table_id for row in written}
     kept = []
     for entry in fenced:
@@ -261,6 +287,21 @@ async def _insert_fenced(connection: Any, fenced: list[Entry]) -> list[Entry]:
         elif not entry.done.done():
             entry.done.set_exception(Fenced(f"table {entry.table_id}: lease moved on"))
     return kept
+
+
+def _columns(entries: list[Entry]) -> dict[str, list[Any]]:
+    """The entries' rows as the arrays :data:`_ROWS` reads (tokens: none when unfenced)."""
+    rows = [entry.row for entry in entries]
+    return {
+        "table_ids": [row["table_id"] for row in rows],
+        "numbers": [row["number"] for row in rows],
+        "seats": [row["seat"] for row in rows],
+        "actions": [row["action"] for row in rows],
+        "client_ids": [row["client_id"] for row in rows],
+        "created": [row["created"] for row in rows],
+        "by": [row["by"] for row in rows],
+        "tokens": [None if entry.fence is None else entry.fence[1] for entry in entries],
+    }
 
 
 def _fail(entry: Entry, error: StoreUnavailable) -> None:
