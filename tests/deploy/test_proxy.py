@@ -223,6 +223,46 @@ def test_one_address_creates_60_tables_at_once_over_all_the_processes(cluster: C
         assert http.get(f"{cluster.base}/api/tables").status_code == 200  # reading is free
 
 
+def test_one_address_joins_play_now_10_times_at_once_over_all_the_processes(
+    cluster: Cluster,
+) -> None:
+    """Each process allows one address 10 joins a minute; behind the proxy they would be
+    spread over the processes, so the proxy counts them all."""
+    url = f"{cluster.base}/api/play-now"
+
+    def join(http: httpx.Client, n: int) -> httpx.Response:
+        """Join and leave again (an address has only a few people waiting at once)."""
+        body = {"players": 6, "target": "15", "clock": "fast", "name": f"P{n}"}
+        answer = http.post(url, json=body)
+        if answer.status_code == 201:
+            left = http.post(f"{url}/cancel", json={"ticket": answer.json()["ticket"]})
+            assert left.status_code == 200, left.text
+        return answer
+
+    with client("127.0.0.12") as http:
+        assert [join(http, n).status_code for n in range(10)] == [201] * 10
+        refused = join(http, 10)
+        assert refused.status_code == 429
+        assert refused.json()["error"] == "rate_limited"
+    with client("127.0.0.13") as other:  # another address is not affected
+        assert join(other, 11).status_code == 201
+
+
+def test_the_proxy_refuses_a_flood_of_sign_ups_before_a_process_hashes_them(
+    cluster: Cluster,
+) -> None:
+    """The processes count sign-ups in the database (``locked``), but each one costs a
+    password hash: the proxy refuses the 11th at once (``rate_limited``)."""
+    url = f"{cluster.base}/api/account/signup"
+    password = "correct horse battery"
+    with client("127.0.0.14") as http:
+        names = [f"Proxy{n}{time.monotonic_ns() % 10**6}" for n in range(11)]
+        made = [http.post(url, json={"name": name, "password": password}) for name in names]
+        assert [answer.status_code for answer in made[:10]] == [201] * 10
+        assert made[10].status_code == 429
+        assert made[10].json()["error"] == "rate_limited"
+
+
 # ---------------------------------------------------------------- the client's address
 
 

@@ -37,6 +37,16 @@ class Refused:
     retry_after: int | None = None
 
 
+def _hourly(limit: int, what: str, whose: str, retry: int) -> Refused:
+    """An hourly limit reached: ``rate_limited``, with when to try again."""
+    return Refused(
+        "rate_limited",
+        429,
+        f"at most {limit} {what} an hour from {whose}; try again in {retry} seconds",
+        retry,
+    )
+
+
 class Window:
     """Times of the last hour's events per key (a sliding window): at most ``limit`` an
     hour per key. Keys whose last event is an hour old are forgotten once there are many,
@@ -84,13 +94,7 @@ class Quotas:
         now = self._clock()
         retry = self._created.wait(address, limit, now)
         if retry is not None:
-            return Refused(
-                "rate_limited",
-                429,
-                f"at most {limit} new tables an hour from one address; try again in "
-                f"{retry} seconds",
-                retry,
-            )
+            return _hourly(limit, "new tables", "one address", retry)
         self._created.count(address, now)
         return None
 
@@ -109,13 +113,7 @@ class Quotas:
         for key, limit, whose in limits:
             retry = self._seat_writes.wait(key, limit, now)
             if retry is not None:
-                return Refused(
-                    "rate_limited",
-                    429,
-                    f"at most {limit} seat links and claims an hour from {whose}; try again "
-                    f"in {retry} seconds",
-                    retry,
-                )
+                return _hourly(limit, "seat links and claims", whose, retry)
         for key, _, _ in limits:
             self._seat_writes.count(key, now)
         return None
