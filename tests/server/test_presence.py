@@ -57,8 +57,8 @@ class NoBots:
 
 
 class World:
-    def __init__(self) -> None:
-        self.clock = FakeClock()
+    def __init__(self, clock: FakeClock | None = None) -> None:
+        self.clock = clock or FakeClock()
         self.db = MemoryDatabase()
         self.settings = Settings(database_url="memory:", bot_delay=0, presence_grace=GRACE)
         self.hall = Hall(
@@ -147,6 +147,31 @@ async def test_a_hidden_page_that_closes_stays_away_for_the_grace(world: World) 
     assert world.seen(table)[0] == "away"
     await world.clock.advance(GRACE)
     assert world.seen(table)[0] == "offline"
+
+
+class EarlyClock(FakeClock):
+    """A clock whose sleepers wake a millisecond early, as uvloop's do by
+    ``time.monotonic()`` (its timers count whole milliseconds)."""
+
+    async def sleep(self, seconds: float) -> None:
+        await super().sleep(seconds - 0.001 if seconds > 0.001 else seconds)
+
+
+async def test_a_timer_that_wakes_early_still_shows_a_closed_page_offline() -> None:
+    world = World(EarlyClock())
+    try:
+        table, tokens = await world.table()
+        ann = await world.connect(table, tokens[0])
+        ben = await world.connect(table, tokens[1])
+        world.hall.presence.visibility(table, ann, visible=False)
+        world.hall.leave(table, ann)
+        await world.clock.advance(GRACE - 0.01)
+        assert world.seen(table)[0] == "away"
+        await world.clock.advance(0.01)
+        assert world.seen(table)[0] == "offline"
+        assert ben.presences()[-1] == ["offline", "online", None]
+    finally:
+        await world.hall.stop()
 
 
 async def test_presence_is_in_the_tables_view_and_the_lobby(world: World) -> None:

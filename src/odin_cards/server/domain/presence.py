@@ -196,7 +196,7 @@ class Presence:
                 since = seen.gone.get(number)
                 if since is None:
                     since = seen.gone[number] = now
-                    self.spawn(self._after_grace(table))
+                    self.spawn(self._after_grace(table, number, since))
                 if now - since < self.grace:
                     state = seen.last[number]
                 else:
@@ -204,7 +204,17 @@ class Presence:
             states.append(state)
         return states
 
-    async def _after_grace(self, table: LiveTable) -> None:
-        await self.clock.sleep(self.grace)
-        if table.id in self._tables:
-            self.update(table)
+    async def _after_grace(self, table: LiveTable, number: int, since: float) -> None:
+        """Show seat ``number`` offline once the grace after ``since`` has passed, unless
+        it came back. An event loop's timer may wake a little early by the monotonic clock
+        (uvloop counts whole milliseconds): what is left is slept again, or the seat would
+        keep its last state for good, with nothing left to wake it."""
+        while True:
+            seen = self._tables.get(table.id)
+            if seen is None or seen.gone.get(number) != since:
+                return  # it came back (a new loss has its own timer), or the table left
+            left = since + self.grace - self.clock.monotonic()
+            if left <= 0:
+                break
+            await self.clock.sleep(left)
+        self.update(table)
