@@ -125,6 +125,9 @@ def test_the_hand_summary_holds_the_next_hand(page: Page, artifacts: Path) -> No
         "take": artifacts / f"table-take-{theme}-1280x720.png",
     }
     ended = "() => window.odin.events.some((e) => e.type === 'hand_end')"
+    # The summary holds the next hand until it is closed, or for a few seconds: longer
+    # here, for the checks and screenshots below may take that long on a loaded machine.
+    page.evaluate("window.odin.holdMs = 600000")
     _play_until(page, ended, shots)
     summary = page.get_by_test_id("hand-summary")
     expect(summary).to_be_visible()

@@ -117,11 +117,30 @@ def _open_seat(context: BrowserContext, server: str, seats: dict[str, Any], url:
 
 def _play_turn(page: Page, seat: int) -> None:
     """Play the first legal actions through the page's own connection (a play and its
-    take are two) until the turn leaves ``seat``."""
+    take are two) until the turn leaves ``seat``. The turn must first reach this page: the
+    other player's last move may show on their page before it shows here, and a page
+    that still showed their turn would play nothing."""
+    page.wait_for_function("s => window.odin.state && window.odin.state.to_move === s", arg=seat)
     while page.evaluate("window.odin.state.to_move") == seat:
         version = page.evaluate("window.odin.version")
         page.evaluate("window.odin.connection.act(window.odin.state.legal[0], window.odin.version)")
         page.wait_for_function("v => window.odin.version > v", arg=version)
+
+
+def _expect_title(page: Page, title: str) -> None:
+    """The page's title becomes ``title``; if not, the failure says what the page last
+    received and showed (its connection's log, version, whose turn), to tell a message
+    that never came from one that was not shown."""
+    try:
+        expect(page).to_have_title(title)
+    except AssertionError as failure:
+        seen = page.evaluate(
+            """() => ({version: window.odin.version, to_move: window.odin.state.to_move,
+                status: window.odin.status, welcomes: window.odin.connection.welcomes,
+                busy: window.odin.connection.busy, shown: window.odin.shownAt.slice(-5),
+                log: window.odin.connection.log})"""
+        )
+        raise AssertionError(f"{failure}\nthe page: {json.dumps(seen)}") from None
 
 
 def test_a_turn_based_table_tells_me_my_turn_in_the_title_and_a_notification(
@@ -139,16 +158,16 @@ def test_a_turn_based_table_tells_me_my_turn_in_the_title_and_a_notification(
         bo = _open_seat(
             bo_context, server, {table: {"seat": 1, "token": bo_token, "name": "Bo"}}, f"/t/{table}"
         )
-        expect(ann).to_have_title("Your turn — Odin")
-        expect(bo).to_have_title("Ann's turn — Odin")
+        _expect_title(ann, "Your turn — Odin")
+        _expect_title(bo, "Ann's turn — Odin")
         alerts = ann.get_by_test_id("alerts")
         expect(alerts).to_have_attribute("aria-pressed", "false")
         # Hidden, but alerts not asked for: my turn comes back without a notification.
         _play_turn(ann, 0)
-        expect(ann).to_have_title("Bo's turn — Odin")
+        _expect_title(ann, "Bo's turn — Odin")
         ann.evaluate(HIDE, True)
         _play_turn(bo, 1)
-        expect(ann).to_have_title("Your turn — Odin")
+        _expect_title(ann, "Your turn — Odin")
         assert ann.evaluate("window.__notes") == []
         assert ann.evaluate("window.__asked") == 0
         ann.evaluate(HIDE, False)
@@ -161,16 +180,16 @@ def test_a_turn_based_table_tells_me_my_turn_in_the_title_and_a_notification(
         assert _serious(ann) == []
         # Shown: no notification when my turn comes.
         _play_turn(ann, 0)
-        expect(ann).to_have_title("Bo's turn — Odin")
+        _expect_title(ann, "Bo's turn — Odin")
         _play_turn(bo, 1)
-        expect(ann).to_have_title("Your turn — Odin")
+        _expect_title(ann, "Your turn — Odin")
         assert ann.evaluate("window.__notes") == []
         # Hidden: the turn coming to me brings one notification, and the turn sound.
         _play_turn(ann, 0)
         ann.evaluate(HIDE, True)
         played = ann.evaluate("window.odin.sound.played.length")
         _play_turn(bo, 1)
-        expect(ann).to_have_title("Your turn — Odin")
+        _expect_title(ann, "Your turn — Odin")
         ann.wait_for_function("() => window.__notes.length === 1")
         note = ann.evaluate("window.__notes[0]")
         assert note["title"] == "Odin: your turn"

@@ -322,7 +322,7 @@ def _gone(pid: int) -> bool:
         try:
             if stat.read_text().split(") ")[-1].startswith("Z"):
                 return True
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):  # reaped, before or while reading
             return True
         time.sleep(0.05)
     return False

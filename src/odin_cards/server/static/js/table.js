@@ -67,6 +67,7 @@ const S = {
   autoVersion: null, // the version my automation last acted at (never twice at one)
   motionLog: [], // {type, seat} of each animation started (motion.js), for the tests
   shownAt: [], // {version, at}: when each update was shown (performance.now), for the tests
+  holdMs: null, // how long a hand's summary holds the next hand (null: HOLD_MS); tests lengthen it
   sound: null, // the Sound (sound.js)
   alerts: null, // the TurnAlerts (notify.js): notifications when my turn comes while hidden
   statistics: null, // the TableStatistics (statistics.js), once the game is over
@@ -264,7 +265,7 @@ function showUpdate(msg) {
   if (S.state.outcome && S.table) S.table = { ...S.table, status: "finished" };
   // A hand's end holds the next hand's first moves until the summary is closed (or a few
   // seconds pass); the next hand's first move then closes it.
-  if (summary && !S.state.outcome) updates.hold(HOLD_MS);
+  if (summary && !S.state.outcome) updates.hold(S.holdMs ?? HOLD_MS);
   else if (S.summaryOpen && !S.state.outcome && fresh.some((e) => e.type !== "deal")) S.summaryOpen = null;
   render();
   animateEvents(fresh, {
