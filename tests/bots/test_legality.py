@@ -11,7 +11,10 @@ from odin_cards.rules import Game, Options
 
 from .positions import CONFIGS
 
-FAST = [key for key, level in LEVELS.items() if level.budget == Budget()]
+THINKING = {"network"}
+"""Levels without a time budget that still take milliseconds a move (the network's
+lookahead): checked with the search levels, on an iteration budget."""
+FAST = [key for key, level in LEVELS.items() if level.budget == Budget() and key not in THINKING]
 """Levels that need no thinking time (random, heuristic): played over many games."""
 SEARCH = [key for key in LEVELS if key not in FAST]
 
@@ -60,7 +63,15 @@ def test_search_levels_play_legally(players: int, options: Options) -> None:
 
 
 def test_levels_are_registered_for_a_lobby() -> None:
-    assert list(LEVELS)[:5] == ["random", "heuristic", "search-v1", "search", "expert"]
+    assert list(LEVELS)[:7] == [
+        "random",
+        "heuristic",
+        "network",
+        "search-v1",
+        "search",
+        "search-net",
+        "expert",
+    ]
     for key, level in LEVELS.items():
         assert key == level.key == key.lower()
         assert level.name and level.description.endswith(".")

@@ -85,6 +85,8 @@ def decisions_differ(bot_key: str | None, count: int) -> int:
 @pytest.mark.parametrize("key", list(LEVELS))
 def test_hidden_cards_do_not_change_decisions(key: str) -> None:
     count = 200 if LEVELS[key].budget == Budget() else 25
+    if key == "network":
+        count = 60  # milliseconds a move: fewer positions
     assert decisions_differ(key, count) == 0
 
 

@@ -8,7 +8,8 @@ from functools import partial
 
 from .base import Bot, Budget, RandomBot, ask
 from .heuristic import HeuristicBot
-from .search import FIRST, SearchBot
+from .lookahead import NetworkBot
+from .search import FIRST, GUIDED, SearchBot
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,13 @@ LEVELS: dict[str, Level] = {
             Budget(),
         ),
         Level(
+            "network",
+            "Network",
+            "Looks one move ahead with a learned network over a few possible deals; instant.",
+            partial(NetworkBot, after=4),
+            Budget(),
+        ),
+        Level(
             "search-v1",
             "Search (v0.2)",
             "Version 0.2's search, half a second a move: kept to measure the new one against.",
@@ -51,6 +59,14 @@ LEVELS: dict[str, Level] = {
             "Search",
             "Thinks half a second a move, trying out many possible deals of the hidden cards.",
             partial(SearchBot, seconds=0.5),
+            Budget(seconds=0.5),
+        ),
+        Level(
+            "search-net",
+            "Search (network)",
+            "The search judging its deals half by playing them out and half with a learned"
+            " network, half a second a move.",
+            partial(SearchBot, seconds=0.5, settings=GUIDED),
             Budget(seconds=0.5),
         ),
         Level(
@@ -78,6 +94,7 @@ __all__ = [
     "Budget",
     "HeuristicBot",
     "Level",
+    "NetworkBot",
     "RandomBot",
     "SearchBot",
     "ask",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules import Phase, View
+from ..rules import Game, Phase, View
 from ..rules.actions import PLAY_BY_MASK, Action
 from ..rules.cards import mask_of, parse_card
 from ..rules.position import unseen_mask
@@ -18,6 +18,19 @@ from ..rules.position import unseen_mask
 
 def cards_mask(cards: tuple[str, ...] | None) -> int:
     return mask_of(parse_card(c) for c in cards or ())
+
+
+def others_of_mover(game: Game, deck: int) -> int:
+    """Inside a full (sampled) game, the cards the seat to move may think another seat
+    holds: all of ``deck`` that it has not seen (its hand, the table, the set being taken
+    from, the discards). The rollouts and the learned policy judge a seat from this, never
+    from the other hands of the deal."""
+    seen = game.hands[game.to_move] | game.discards
+    if game.table is not None:
+        seen |= game.table.mask
+    if game.beaten is not None:
+        seen |= game.beaten.mask
+    return deck & ~seen
 
 
 @dataclass(frozen=True, slots=True)

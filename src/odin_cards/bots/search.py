@@ -34,6 +34,16 @@ and ``expert``) improves on version 0.2's search (:data:`FIRST`, level ``search-
   always taken (the seat scores nothing this hand); among equally visited moves the
   better mean wins, then the heuristic's move, never merely the first legal one.
 * Rollouts use the current heuristic (:data:`~.policy.STYLE`).
+
+:data:`GUIDED` (level ``search-net``) is :data:`CURRENT` with the learned value network
+(:mod:`.network`) at the leaves: half of a leaf's reward is the network's estimate, half a
+full rollout's. ``Settings.value_after`` without ``mix`` replaces the rollout by a few
+heuristic moves and the network (3-4 times the iterations); measured weaker (docs/bots.md).
+
+The learned policy (:mod:`.learned`, distilled from this search's root visits) can serve as
+a root prior (``Settings.prior``, a PUCT term), as the order of expansion below the root
+(``policy_expand``) and as the rollout policy (``policy_rollout``). All are off in the
+levels: none was measured stronger than :data:`CURRENT` at equal think time (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -42,7 +52,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from ..rules import Action, Game, HandEnd, View
@@ -52,7 +62,9 @@ from ..rules.position import HandSampler
 from .base import Bot, Budget
 from .heuristic import view_choice
 from .inference import MODEL, OpponentModel, weighted_deals
-from .knowledge import Knowledge
+from .knowledge import Knowledge, others_of_mover
+from .learned import Decision, PolicyNet, shipped_policy
+from .network import ValueNet, shipped
 from .policy import FIRST as FIRST_STYLE
 from .policy import STYLE, Style
 from .policy import choose as policy_choose
@@ -86,12 +98,38 @@ class Settings:
     """The opponent model weighting deals (``None``: uniform deals)."""
     sure_wins: bool
     """Always take a finishing lead or a play that empties the hand; break ties sensibly."""
+    learned: bool = False
+    """Judge leaves with the value network (else: heuristic rollouts to the hand's end)."""
+    value: ValueNet | None = field(default=None, compare=False)
+    """The value network to use (``None``: the one shipped with the package)."""
+    value_after: int = 0
+    """With a value network: heuristic moves played from the leaf before it judges."""
+    mix: float = 0.0
+    """With a value network and ``mix`` > 0: the leaf's reward is ``mix`` times the
+    network's estimate at the leaf plus the rest times a full rollout's (no speed-up:
+    less noise)."""
+    policy: PolicyNet | None = field(default=None, compare=False)
+    """The learned policy to use (``None``: the one shipped with the package)."""
+    policy_expand: bool = False
+    """Add new nodes in the learned policy's order (most probable first) instead of the
+    heuristic's move first and the others at random."""
+    prior: float = 0.0
+    """With ``prior`` > 0: at the root, UCB gets a PUCT term ``prior * P(move) *
+    sqrt(visits) / (1 + move's visits)`` with ``P`` the learned policy's distribution from
+    the seat's view, and the root's moves are tried in its order."""
+    policy_rollout: bool = False
+    """Roll out with the learned policy's most probable move instead of the heuristic's."""
 
 
 FIRST: Final = Settings(style=FIRST_STYLE, game_reward=False, model=None, sure_wins=False)
 """Version 0.2's search, kept as the level ``search-v1`` for comparison."""
 CURRENT: Final = Settings(style=STYLE, game_reward=False, model=MODEL, sure_wins=True)
 """The search of the levels ``search`` and ``expert``."""
+GUIDED: Final = Settings(
+    style=STYLE, game_reward=False, model=MODEL, sure_wins=True, learned=True, mix=0.5
+)
+"""The search of the level ``search-net``: :data:`CURRENT` whose leaves are judged half
+by a rollout and half by the value network (:mod:`.network`)."""
 
 
 class _Node:
@@ -190,6 +228,12 @@ def search(
         if deadline is not None:
             until = time.perf_counter() + POOL_TIME * (deadline - time.perf_counter())
         pool, cumulative = weighted_deals(view, rng, POOL, settings.model, sampler, until)
+    priors: dict[int, float] | None = None
+    if settings.prior > 0:
+        net = settings.policy if settings.policy is not None else shipped_policy()
+        legal = base.legal_actions()
+        probabilities = net.probabilities(Decision.of_view(view), legal)
+        priors = {a.id: float(p) for a, p in zip(legal, probabilities, strict=True)}
     done = 0
     while True:
         if iterations is not None and done >= iterations:
@@ -200,7 +244,7 @@ def search(
             break
         hands = rng.choices(pool, cum_weights=cumulative)[0] if pool else sampler.draw(rng)
         game = base.with_hands(hands, history=False)
-        _iterate(root, game, deck, hand_number, rng, settings)
+        _iterate(root, game, deck, hand_number, rng, settings, priors)
         done += 1
     return root
 
@@ -212,9 +256,13 @@ def _iterate(
     hand_number: int,
     rng: random.Random,
     settings: Settings,
+    priors: dict[int, float] | None = None,
 ) -> None:
     node = root
     path = []
+    net = None
+    if settings.policy_expand or settings.policy_rollout:
+        net = settings.policy if settings.policy is not None else shipped_policy()
     while game.phase != OVER and game.hand_number == hand_number:
         legal = game.legal_actions()
         children = node.children
@@ -230,8 +278,13 @@ def _iterate(
         if untried and (
             node is root or not tried or len(tried) < WIDENING * math.sqrt(node.visits)
         ):
-            first = _policy(game, deck, legal, settings.style)
-            action = first if first in untried else untried[rng.randrange(len(untried))]
+            if node is root and priors is not None:
+                action = max(untried, key=lambda a: priors.get(a.id, 0.0))
+            elif net is not None and settings.policy_expand:
+                action = _most_probable(net, Decision.of_game(game, deck), legal, untried)
+            else:
+                first = rollout_move(game, deck, legal, settings.style)
+                action = first if first in untried else untried[rng.randrange(len(untried))]
             child = _Node(game.to_move)
             children[action.id] = child
             game.apply_unchecked(action)
@@ -239,21 +292,88 @@ def _iterate(
             break
         best_score = -math.inf
         best_action = tried[0]
+        puct = settings.prior * math.sqrt(node.visits) if node is root and priors else 0.0
         for action in tried:
             child = children[action.id]
             score = child.total / child.visits + EXPLORATION * math.sqrt(
                 math.log(child.avail) / child.visits
             )
+            if puct:
+                assert priors is not None
+                score += puct * priors.get(action.id, 0.0) / (1 + child.visits)
             if score > best_score:
                 best_score, best_action = score, action
         node = children[best_action.id]
         game.apply_unchecked(best_action)
         path.append(node)
-    points = rollout(game, deck, hand_number, settings.style)
-    rewards = game_rewards(game, points) if settings.game_reward else hand_rewards(points)
+    if settings.learned and settings.mix > 0:
+        value = settings.value if settings.value is not None else shipped()
+        mix = settings.mix
+        guess = (
+            value.values(game) if game.phase != OVER and game.hand_number == hand_number else None
+        )
+        rewards = hand_rewards(rollout(game, deck, hand_number, settings.style))
+        if guess is not None:
+            rewards = [(1 - mix) * r + mix * g for r, g in zip(rewards, guess, strict=True)]
+    elif settings.learned:
+        value = settings.value if settings.value is not None else shipped()
+        rewards = _judge(game, deck, hand_number, settings.style, value, settings.value_after)
+    elif net is not None and settings.policy_rollout:
+        rewards = hand_rewards(policy_rollout(game, deck, hand_number, net))
+    else:
+        points = rollout(game, deck, hand_number, settings.style)
+        rewards = game_rewards(game, points) if settings.game_reward else hand_rewards(points)
     for node in path:
         node.visits += 1
         node.total += rewards[node.mover]
+
+
+def _most_probable(
+    net: PolicyNet, d: Decision, legal: Sequence[Action], among: Sequence[Action]
+) -> Action:
+    """The move of ``among`` (a part of ``legal``) that the policy finds most probable."""
+    if len(among) == 1:
+        return among[0]
+    probabilities = net.probabilities(d, legal)
+    ids = {a.id for a in among}
+    best, best_p = among[0], -1.0
+    for action, p in zip(legal, probabilities, strict=True):
+        if action.id in ids and p > best_p:
+            best, best_p = action, float(p)
+    return best
+
+
+def policy_rollout(game: Game, deck: int, hand_number: int, net: PolicyNet) -> tuple[int, ...]:
+    """Play the hand out with the learned policy's most probable moves; each seat's points."""
+    while game.phase != OVER and game.hand_number == hand_number:
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            game.apply_unchecked(legal[0])
+        else:
+            game.apply_unchecked(net.best(Decision.of_game(game, deck), legal))
+    for event in reversed(game.history):
+        if isinstance(event, HandEnd):
+            return event.points
+    raise AssertionError("a rollout ended without a hand end")
+
+
+def _judge(
+    game: Game, deck: int, hand_number: int, style: Style, value: ValueNet, moves: int
+) -> list[float]:
+    """Each seat's reward: ``moves`` heuristic moves, then the value network's estimate.
+
+    A hand that ends on the way is scored exactly (the hand's margins).
+    """
+    for _ in range(moves):
+        if game.phase == OVER or game.hand_number != hand_number:
+            break
+        game.apply_unchecked(rollout_move(game, deck, game.legal_actions(), style))
+    if game.phase == OVER or game.hand_number != hand_number:
+        for event in reversed(game.history):
+            if isinstance(event, HandEnd):
+                return hand_rewards(event.points)
+        raise AssertionError("a hand ended without a hand end")
+    return value.values(game)
 
 
 def hand_rewards(points: Sequence[int]) -> list[float]:
@@ -293,28 +413,20 @@ def game_rewards(game: Game, points: Sequence[int]) -> list[float]:
     ]
 
 
-def _policy(game: Game, deck: int, legal: Sequence[Action], style: Style) -> Action:
+def rollout_move(game: Game, deck: int, legal: Sequence[Action], style: Style) -> Action:
     """The heuristic move of the seat to move, judged from what that seat could know."""
     if len(legal) == 1:
         return legal[0]
-    seat = game.to_move
     hands = game.hands
-    table = game.table
-    beaten = game.beaten
-    seen = hands[seat] | game.discards
-    if table is not None:
-        seen |= table.mask
-    if beaten is not None:
-        seen |= beaten.mask
     return policy_choose(
-        seat,
+        game.to_move,
         game.players,
         game.phase,
-        hands[seat],
-        table,
+        hands[game.to_move],
+        game.table,
         game.table_player,
-        beaten,
-        deck & ~seen,
+        game.beaten,
+        others_of_mover(game, deck),
         [h.bit_count() for h in hands],
         legal,
         style,
@@ -324,7 +436,7 @@ def _policy(game: Game, deck: int, legal: Sequence[Action], style: Style) -> Act
 def rollout(game: Game, deck: int, hand_number: int, style: Style = STYLE) -> tuple[int, ...]:
     """Play the hand out with the heuristic policy; return each seat's points for it."""
     while game.phase != OVER and game.hand_number == hand_number:
-        game.apply_unchecked(_policy(game, deck, game.legal_actions(), style))
+        game.apply_unchecked(rollout_move(game, deck, game.legal_actions(), style))
     for event in reversed(game.history):
         if isinstance(event, HandEnd):
             return event.points
@@ -334,11 +446,14 @@ def rollout(game: Game, deck: int, hand_number: int, style: Style = STYLE) -> tu
 __all__ = [
     "CURRENT",
     "FIRST",
+    "GUIDED",
     "SearchBot",
     "Settings",
     "best_child",
     "game_rewards",
     "hand_rewards",
+    "policy_rollout",
     "rollout",
+    "rollout_move",
     "search",
 ]
