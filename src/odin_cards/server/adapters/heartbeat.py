@@ -13,6 +13,10 @@ loop *ticks* the thread (:meth:`HeartbeatThread.tick`) every time it would have 
 and the thread stops renewing, and ends, once no tick came for ``watchdog`` seconds. The
 leases then expire as if the process had died. Safety never depends on this thread: a
 process that lost its lease cannot write (the fencing token), whatever its heartbeat says.
+
+The thread also says when it last renewed (:meth:`HeartbeatThread.renewed_ago`): while its
+renewals fail or hang it has not yet *seen* the heartbeat expire, so the caller must not take
+"nothing lost yet" for "still alive" once a whole lease has passed without a renewal.
 """
 
 from __future__ import annotations
@@ -36,20 +40,36 @@ had expired and was registered again (the process's tables may have been taken o
 class HeartbeatThread(threading.Thread):
     """Calls ``beat`` every ``period`` seconds while the server's loop keeps ticking."""
 
-    def __init__(self, url: sa.URL, beat: Beat, period: float, watchdog: float) -> None:
+    def __init__(
+        self,
+        url: sa.URL,
+        beat: Beat,
+        period: float,
+        watchdog: float,
+        renewed: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """``renewed``: when (by ``clock``) the last renewal before this thread started."""
         super().__init__(name="odin-heartbeat", daemon=True)
         self.url = url
         self.beat = beat
         self.period = period
         self.watchdog = watchdog
-        self._ticked = time.monotonic()
+        self._clock = clock
+        self._ticked = clock()
+        self._renewed = renewed
         self._lost = False
         self._lock = threading.Lock()
         self._stopping = threading.Event()
 
     def tick(self) -> None:
         """The server's loop is alive: keep renewing."""
-        self._ticked = time.monotonic()
+        self._ticked = self._clock()
+
+    def renewed_ago(self) -> float:
+        """Seconds since the start of the last renewal that reached the database (the
+        heartbeat then ran until at least ``lease`` seconds after it)."""
+        return self._clock() - self._renewed
 
     def take_lost(self) -> bool:
         """Whether a renewal found the heartbeat expired since the last call."""
@@ -71,7 +91,7 @@ class HeartbeatThread(threading.Thread):
         )
         try:
             while not self._stopping.wait(self.period):
-                quiet = time.monotonic() - self._ticked
+                quiet = self._clock() - self._ticked
                 if quiet > self.watchdog:
                     log.warning(
                         "the event loop has not ticked for %.0f s: the heartbeat stops "
@@ -79,11 +99,13 @@ class HeartbeatThread(threading.Thread):
                         quiet,
                     )
                     return
+                started = self._clock()
                 try:
                     extended = loop.run_until_complete(self.beat(engine))
                 except Exception as error:  # the next period tries again
                     log.warning("heartbeat not renewed now (%s); trying again", error)
                     continue
+                self._renewed = started
                 if not extended:
                     with self._lock:
                         self._lost = True

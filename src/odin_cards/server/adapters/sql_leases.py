@@ -18,6 +18,7 @@ so it sees every row the old owner managed to write.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Collection
 from datetime import datetime
 
@@ -103,11 +104,17 @@ class SqlLeaseStore:
     async def renew(self) -> bool:
         """Extend the heartbeat, from the heartbeat thread while the server's loop keeps
         calling this (each call is the loop's tick), else here (the first call, or the
-        thread gave up on a silent loop: then the truth is learnt here and now)."""
+        thread gave up on a silent loop: then the truth is learnt here and now).
+
+        ``False`` too while the thread has not renewed for a whole lease (its renewals fail
+        or hang): the heartbeat may have expired and the tables been taken over, though the
+        thread cannot have seen it yet."""
         thread = self._thread
         if thread is not None and thread.is_alive():
             thread.tick()
-            return not thread.take_lost()
+            lost = thread.take_lost()
+            return not lost and thread.renewed_ago() < self.seconds
+        started = time.monotonic()
         extended = await _beat(self.engine, self.owner, self.seconds)
         first, self._registered = not self._registered, True
         self._thread = HeartbeatThread(
@@ -115,6 +122,7 @@ class SqlLeaseStore:
             lambda engine: _beat(engine, self.owner, self.seconds),
             period=self.seconds / 3,
             watchdog=WATCHDOG * self.seconds,
+            renewed=started,
         )
         self._thread.start()
         return extended or first
