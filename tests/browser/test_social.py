@@ -10,11 +10,19 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.request
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    ViewportSize,
+    WebSocketRoute,
+    expect,
+)
 
 from .shots import shots_dir
 
@@ -214,5 +222,49 @@ def test_the_lobby_lets_players_hear_spectators(browser: Browser, server: str) -
         expect(ann.locator("#toast")).to_have_text("Eve: hello from the rail")
         phone.close()
         assert errors == []
+    finally:
+        context.close()
+
+
+def test_what_a_spectator_types_before_the_game_shows_is_kept(
+    browser: Browser, server: str
+) -> None:
+    """The chat waits outside the table until the first position arrives, then moves into
+    it: the name being typed keeps the focus and every key (CI once lost a whole name this
+    way, and the line went out as "Spectator")."""
+    game = _post(server, "/api/tables", {"players": 2, "bots": {"1": "random"}})["table"]
+    _post(server, f"/api/tables/{game['id']}/seats/0", {"name": "Ann"})
+    context = _context(browser)
+    held: list[str | bytes] = []
+    holding = [True]
+
+    def hold(route: WebSocketRoute) -> None:
+        """The page's socket, the server's messages held back while ``holding``."""
+        upstream = route.connect_to_server()
+        upstream.on_message(
+            lambda message: held.append(message) if holding[0] else route.send(message)
+        )
+        routes.append(route)
+
+    routes: list[WebSocketRoute] = []
+    try:
+        page = context.new_page()
+        page.route_web_socket(re.compile(r"/ws/"), hold)
+        page.goto(f"{server}/t/{game['id']}/watch")
+        expect(page.locator("p.loading")).to_be_visible()  # no position yet
+        name = page.get_by_test_id("chat-name")
+        name.click()
+        page.keyboard.type("Ev")
+        deadline = time.monotonic() + 15
+        while not any('"update"' in str(message) for message in held):  # welcome, position
+            assert time.monotonic() < deadline, f"the server sent only {held}"
+            page.wait_for_timeout(20)  # lets Playwright hand over the socket's messages
+        holding[0] = False
+        for message in held:
+            routes[0].send(message)
+        expect(page.locator("body.in-game")).to_be_attached()  # the chat moved into the table
+        page.keyboard.type("e")
+        expect(name).to_have_value("Eve")
+        expect(name).to_be_focused()
     finally:
         context.close()

@@ -401,10 +401,14 @@ function followRematch(next, seated) {
 
 // ---------------------------------------------------------------- rendering
 
-/** Keep keyboard focus on the same control across a re-render (a card, a button). */
+/**
+ * Keep keyboard focus on the same control across a re-render (a card, a button, the chat).
+ * The chat waits outside the table until the first position shows: moving it in must not
+ * take the focus from what is being typed there either.
+ */
 function focusKey() {
   const el = document.activeElement;
-  if (!el || el === document.body || !main.contains(el)) return null;
+  if (!el || el === document.body || !(main.contains(el) || (S.chat && S.chat.el.contains(el)))) return null;
   const tag = el.tagName.toLowerCase();
   if (el.dataset.card) return `${tag}[data-card="${el.dataset.card}"]`;
   if (el.dataset.testid) return `${tag}[data-testid="${el.dataset.testid}"]`;
@@ -414,8 +418,9 @@ function focusKey() {
 
 function restoreFocus(key) {
   if (!key) return;
-  const el = main.querySelector(`${key}:not([disabled])`) || main.querySelector('[data-testid="hand"] button');
-  if (el) el.focus({ preventScroll: true });
+  const selector = `${key}:not([disabled])`;
+  const el = main.querySelector(selector) || (S.chat && S.chat.el.querySelector(selector)) || main.querySelector('[data-testid="hand"] button');
+  if (el && el !== document.activeElement) el.focus({ preventScroll: true });
 }
 
 /** Tell screen readers each move that arrived ("Bob plays blue 3 blue 7, worth 73."). */
