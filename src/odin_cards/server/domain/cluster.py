@@ -343,6 +343,15 @@ class Peers:
             if entry.number == table.game.action_count:
                 self.hall.follow(table, entry)
 
+    async def catch_up(self, table: LiveTable) -> None:
+        """Apply what the log holds beyond this replica's last action (``unavailable``
+        if the log cannot be read)."""
+        try:
+            async with table.lock:
+                await self._catch_up(table)
+        except StoreUnavailable:
+            raise DomainError("unavailable", "the table cannot be read now") from None
+
     async def _catch_up_quietly(self, table: LiveTable) -> None:
         try:
             async with table.lock:

@@ -212,6 +212,20 @@ class Hall:
         table.touched = self.clock.monotonic()
         return table
 
+    async def get_current(self, table_id: str) -> LiveTable:
+        """The table as its log has it now, for an answer that depends on whether its game
+        is over (its record, its analysis). A replica learns its owner's actions over the
+        bus, a moment after the players whose connections are at the owner: one that does
+        not show the game finished yet reads the log's tail first, so that a player who
+        saw the game end never hears "still running" from another process (nor gets the
+        record of a game short of its last moves: the owner's word that the table finished
+        may come before them)."""
+        table = await self.get(table_id)
+        started = table.status in ("playing", "finished")
+        if self.peers is not None and not table.owned and started and not table.game.is_over:
+            await self.peers.catch_up(table)
+        return table
+
     async def _load(self, table_id: str) -> LiveTable:
         if self.peers is None:
             return await self._load_stored(table_id)

@@ -34,7 +34,7 @@ async def _table(request: Request, table_id: str) -> Any:
     if not valid_table_id(table_id):
         raise ApiError(404, "not_found", "there is no such table")
     hall: Hall = request.app.state.hall
-    return await hall.get(table_id)
+    return await hall.get_current(table_id)
 
 
 @router.get("/tables/{table_id}/analysis", response_model=None)

@@ -258,7 +258,9 @@ async def vote(request: Request, table_id: str, body: Vote) -> dict[str, Any]:
 
 @router.get("/tables/{table_id}/record")
 async def record(request: Request, table_id: str) -> dict[str, Any]:
-    table = await _table(request, table_id)
+    if not valid_table_id(table_id):
+        raise ApiError(404, "not_found", "there is no such table")
+    table = await _hall(request).get_current(table_id)
     if table.status != "finished":
         raise ApiError(403, "running", "the record of a game is shown once the game is over")
     return {
