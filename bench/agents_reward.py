@@ -43,3 +43,15 @@ class Half(_Variant):
     """Half the margin against the best other seat, half against their mean."""
 
     settings_of = replace(CURRENT, leader=0.5)
+
+
+class Explore015(_Variant):
+    """Today's search with half the UCB exploration constant (0.15)."""
+
+    settings_of = replace(CURRENT, exploration=0.15)
+
+
+class Explore06(_Variant):
+    """Today's search with twice the UCB exploration constant (0.6)."""
+
+    settings_of = replace(CURRENT, exploration=0.6)

@@ -119,6 +119,8 @@ class Settings:
     the seat's view, and the root's moves are tried in its order."""
     policy_rollout: bool = False
     """Roll out with the learned policy's most probable move instead of the heuristic's."""
+    exploration: float = EXPLORATION
+    """The UCB exploration constant."""
     leader: float = 0.0
     """The part of a rollout's reward that is the margin against the *best* other seat
     (:func:`leader_rewards`); the rest is the margin against their mean
@@ -299,7 +301,7 @@ def _iterate(
         puct = settings.prior * math.sqrt(node.visits) if node is root and priors else 0.0
         for action in tried:
             child = children[action.id]
-            score = child.total / child.visits + EXPLORATION * math.sqrt(
+            score = child.total / child.visits + settings.exploration * math.sqrt(
                 math.log(child.avail) / child.visits
             )
             if puct:
