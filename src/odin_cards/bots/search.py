@@ -119,12 +119,6 @@ class Settings:
     the seat's view, and the root's moves are tried in its order."""
     policy_rollout: bool = False
     """Roll out with the learned policy's most probable move instead of the heuristic's."""
-    exploration: float = EXPLORATION
-    """The UCB exploration constant."""
-    leader: float = 0.0
-    """The part of a rollout's reward that is the margin against the *best* other seat
-    (:func:`leader_rewards`); the rest is the margin against their mean
-    (:func:`hand_rewards`). The same with two players."""
 
 
 FIRST: Final = Settings(style=FIRST_STYLE, game_reward=False, model=None, sure_wins=False)
@@ -301,7 +295,7 @@ def _iterate(
         puct = settings.prior * math.sqrt(node.visits) if node is root and priors else 0.0
         for action in tried:
             child = children[action.id]
-            score = child.total / child.visits + settings.exploration * math.sqrt(
+            score = child.total / child.visits + EXPLORATION * math.sqrt(
                 math.log(child.avail) / child.visits
             )
             if puct:
@@ -318,7 +312,7 @@ def _iterate(
         guess = (
             value.values(game) if game.phase != OVER and game.hand_number == hand_number else None
         )
-        rewards = margin_rewards(rollout(game, deck, hand_number, settings.style), settings.leader)
+        rewards = hand_rewards(rollout(game, deck, hand_number, settings.style))
         if guess is not None:
             rewards = [(1 - mix) * r + mix * g for r, g in zip(rewards, guess, strict=True)]
     elif settings.learned:
@@ -328,10 +322,7 @@ def _iterate(
         rewards = hand_rewards(policy_rollout(game, deck, hand_number, net))
     else:
         points = rollout(game, deck, hand_number, settings.style)
-        if settings.game_reward:
-            rewards = game_rewards(game, points)
-        else:
-            rewards = margin_rewards(points, settings.leader)
+        rewards = game_rewards(game, points) if settings.game_reward else hand_rewards(points)
     for node in path:
         node.visits += 1
         node.total += rewards[node.mover]
@@ -390,29 +381,6 @@ def hand_rewards(points: Sequence[int]) -> list[float]:
     players = len(points)
     total = sum(points)
     return [REWARD_SCALE * ((total - own) / (players - 1) - own) for own in points]
-
-
-def leader_rewards(points: Sequence[int]) -> list[float]:
-    """Per seat, the fewest points of another seat minus its own in this hand (scaled by 1/10).
-
-    In a game of one hand the player who goes out wins: a seat gains by beating the best
-    other seat, whatever the rest score. Heads-up it equals :func:`hand_rewards`.
-    """
-    rewards = []
-    for seat, own in enumerate(points):
-        best = min(p for other, p in enumerate(points) if other != seat)
-        rewards.append(REWARD_SCALE * (best - own))
-    return rewards
-
-
-def margin_rewards(points: Sequence[int], leader: float = 0.0) -> list[float]:
-    """``leader`` times :func:`leader_rewards` plus the rest times :func:`hand_rewards`."""
-    if leader == 0.0:
-        return hand_rewards(points)
-    if leader == 1.0:
-        return leader_rewards(points)
-    means, bests = hand_rewards(points), leader_rewards(points)
-    return [(1 - leader) * m + leader * b for m, b in zip(means, bests, strict=True)]
 
 
 def game_rewards(game: Game, points: Sequence[int]) -> list[float]:
@@ -484,8 +452,6 @@ __all__ = [
     "best_child",
     "game_rewards",
     "hand_rewards",
-    "leader_rewards",
-    "margin_rewards",
     "policy_rollout",
     "rollout",
     "rollout_move",
