@@ -259,7 +259,8 @@ def render_site(
     if quotas is not None:
         sockets = f"limit_conn odin_sockets {quotas.sockets};"
         text = _replace(r"limit_conn odin_sockets \d+;", sockets, text, 1)
-        text = _replace(r"burst=\d+ nodelay;", f"burst={quotas.tables - 1} nodelay;", text, 1)
+        tables = f"zone=odin_tables burst={quotas.tables - 1} nodelay;"
+        text = _replace(r"zone=odin_tables burst=\d+ nodelay;", tables, text, 1)
     match = re.search(r"^(\s*)server \S+:\d+( [^;\n]*);$", text, flags=re.MULTILINE)
     if match is None:
         raise ValueError("deploy/nginx/odin.conf: no upstream server line")
