@@ -217,9 +217,9 @@ class Hall:
         is over (its record, its analysis). A replica learns its owner's actions over the
         bus, a moment after the players whose connections are at the owner: one that does
         not show the game finished yet reads the log's tail first, so that a player who
-        saw the game end never hears "still running" from another process (nor gets the
-        record of a game short of its last moves: the owner's word that the table finished
-        may come before them)."""
+        saw the game end never hears "still running" from another process (nor, should
+        the bus lose the last moves but not the owner's word that the table finished, the
+        record of a game short of its moves)."""
         table = await self.get(table_id)
         started = table.status in ("playing", "finished")
         if self.peers is not None and not table.owned and started and not table.game.is_over:
