@@ -8,8 +8,10 @@ database.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import secrets
 import shutil
 import signal
 import subprocess
@@ -17,7 +19,18 @@ import time
 from pathlib import Path
 
 import pytest
-from cluster_processes import REDIS_URL, Server, free_port, odin_command, wait_ready
+from cluster_processes import (
+    REDIS_URL,
+    Server,
+    create_database,
+    drop_database,
+    drop_redis_keys,
+    free_port,
+    odin_command,
+    postgres_reachable,
+    redis_reachable,
+    wait_ready,
+)
 
 from .conftest import several_processes
 
@@ -137,3 +150,122 @@ def test_the_units_command_serves_and_stops_on_sigterm(database: str, tmp_path: 
         assert "Application shutdown complete." in server.output()
     finally:
         server.stop()
+
+
+DEPLOY_DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
+
+FAKE_SYSTEMCTL = """\
+# systemctl as docs/deploy.md uses it, for the unit's command (ExecStart) on this machine.
+# Type=exec: starting returns once the process runs, before it listens. `restart` is a
+# stop (SIGTERM, then wait for the exit, as systemd does) and a start.
+systemctl() {
+    local verb=$1
+    shift
+    [ "$verb" = enable ] && [ "$1" = --now ] && shift && verb=start
+    local unit
+    for unit in "$@"; do
+        case $verb in
+        start) odin_start "${unit#odin@}" ;;
+        stop) odin_stop "${unit#odin@}" ;;
+        restart) odin_stop "${unit#odin@}" && odin_start "${unit#odin@}" ;;
+        *) echo "fake systemctl: $verb?" >&2; return 1 ;;
+        esac
+    done
+}
+odin_start() {
+    (cd "$WORK" && exec $(printf "$COMMAND" "$1")) >>"$WORK/odin@$1.log" 2>&1 &
+    echo $! >"$WORK/odin@$1.pid"
+}
+odin_stop() {
+    local pid
+    pid=$(cat "$WORK/odin@$1.pid")
+    kill -TERM "$pid" && wait "$pid"
+    echo "odin@$1 stopped: $?"
+}
+"""
+
+
+def shell_block(containing: str) -> list[str]:
+    """The lines of docs/deploy.md's shell block that holds ``containing`` (dedented)."""
+    lines = DEPLOY_DOC.read_text().splitlines()
+    start: int | None = None
+    for number, line in enumerate(lines):
+        stripped = line.strip()
+        if start is None and stripped == "```sh":
+            start, indent = number + 1, len(line) - len(line.lstrip())
+        elif start is not None and stripped == "```":
+            block = [text[indent:] for text in lines[start:number]]
+            if any(containing in text for text in block):
+                return block
+            start = None
+    raise AssertionError(f"docs/deploy.md: no shell block with {containing!r}")
+
+
+def from_line(block: list[str], prefix: str) -> str:
+    """The block from its line that starts with ``prefix`` to its end."""
+    starts = [number for number, line in enumerate(block) if line.startswith(prefix)]
+    assert starts, f"docs/deploy.md: no line {prefix!r} in {block}"
+    return "\n".join(block[starts[0] :]) + "\n"
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_the_docs_commands_start_and_restart_the_processes(tmp_path: Path) -> None:
+    """docs/deploy.md's commands, on the unit's command: step 4 starts two processes and
+    checks that both are ready; the rolling restart restarts each in turn and waits for it.
+    systemd's start (Type=exec) returns before the process listens: a check must wait."""
+    if not several_processes():
+        pytest.skip("odin serve has no --redis-url yet (the unit runs one of several processes)")
+    for reason in (postgres_reachable(), redis_reachable()):
+        if reason:
+            pytest.skip(reason)
+    ports = {"8001": str(free_port()), "8002": str(free_port())}
+    start = from_line(shell_block("systemctl enable --now"), "systemctl enable --now")
+    restart = from_line(shell_block("systemctl restart odin@$port"), "host=")
+    for documented, port in ports.items():
+        start, restart = start.replace(documented, port), restart.replace(documented, port)
+    name, database = create_database("deploydoc")
+    prefix = f"odin-deploy-doc-{secrets.token_hex(6)}:"
+    env = environment_file()
+    env.update(ODIN_DATABASE_URL=database, ODIN_REDIS_URL=REDIS_URL)
+    env["ODIN_OPTIONS"] = f"--workers 0 --log-level info --redis-prefix {prefix}"
+    del env["PGPASSWORD"]  # the test database trusts loopback
+    [exec_start] = unit_settings()["ExecStart"]
+    command = expand(exec_start, "%s", env)
+    command = [*odin_command(), *command[1:]]
+    script = (
+        FAKE_SYSTEMCTL
+        + start
+        + 'status=$?; echo; echo "started: $status"\n'
+        + "".join(f"cat $WORK/odin@{port}.pid\n" for port in ports.values())
+        + restart
+        + 'status=$?; echo; echo "restarted: $status"\n'
+        + "".join(f"cat $WORK/odin@{port}.pid\n" for port in ports.values())
+        + "".join(f"curl -fsS http://127.0.0.1:{port}/readyz\n" for port in ports.values())
+        + 'status=$?; echo; echo "ready: $status"\n'
+        + "systemctl stop "
+        + " ".join(f"odin@{port}" for port in ports.values())
+        + "\n"
+    )
+    shell_env = {**os.environ, **env, "WORK": str(tmp_path), "COMMAND": " ".join(command)}
+    try:
+        done = subprocess.run(
+            ["bash", "-c", script], env=shell_env, capture_output=True, text=True, timeout=180
+        )
+    finally:
+        for pid_file in tmp_path.glob("odin@*.pid"):  # whatever the script left running
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)
+        drop_database(name)
+        drop_redis_keys(prefix)
+    logs = "\n".join(log.read_text(errors="replace")[-2000:] for log in tmp_path.glob("*.log"))
+    out = done.stdout.splitlines()
+    assert "started: 0" in out, done.stdout + done.stderr + logs
+    assert "restarted: 0" in out, done.stdout + done.stderr + logs
+    assert "ready: 0" in out, done.stdout + done.stderr + logs
+    pids = [line for line in out if line.isdigit()]
+    assert len(pids) == 4 and not set(pids[:2]) & set(pids[2:]), out  # each one restarted
+    ready = '{"status":"ready","database":true,"redis":true,"leases":0,"draining":false}'
+    assert done.stdout.count(ready) == 4, done.stdout  # step 4 prints 2, the end 2
+    for port in ports.values():  # SIGTERM: a graceful stop (uvicorn re-raises the signal)
+        assert f"odin@{port} stopped: 0" in out or f"odin@{port} stopped: 143" in out, out
