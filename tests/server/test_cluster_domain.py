@@ -404,3 +404,28 @@ async def test_a_seat_given_through_a_replica_lets_its_hello_in_at_once(
     assert any(message.get("kind") == "table" for _, message in held)
     listener = await processes.watch(processes.b, owned.id, token)
     assert listener.of("welcome")[0]["seat"] == 0
+
+
+async def test_a_graceful_stop_does_not_bring_the_heartbeat_back(processes: Processes) -> None:
+    """The keeper waking while a SIGTERM's hand-over ends the heartbeat (PostgreSQL: the
+    heartbeat thread is joined, then the process's row deleted) must not renew it: that
+    registered the stopping process again, warned "heartbeat had expired" and counted a
+    lost lease (seen in a rolling restart of docs/deploy.md's commands)."""
+    leases = processes.a.peers.leases  # type: ignore[union-attr]
+    stop = leases.stop
+    ended, go_on = asyncio.Event(), asyncio.Event()
+
+    async def stop_then_wait() -> None:
+        await stop()
+        ended.set()
+        await go_on.wait()  # the rest of the hand-over (the thread's join, the database)
+
+    leases.stop = stop_then_wait  # type: ignore[method-assign]
+    handing = asyncio.ensure_future(processes.a.hand_over())
+    await asyncio.wait_for(ended.wait(), 5)
+    assert "a" not in processes.db.heartbeats
+    await tick(processes, LEASE)  # the keeper's sleeps end meanwhile
+    go_on.set()
+    await asyncio.wait_for(handing, 5)
+    assert "a" not in processes.db.heartbeats
+    assert "renewed-lost" not in processes.metrics["a"].leases

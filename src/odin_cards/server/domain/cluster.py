@@ -180,6 +180,8 @@ class Peers:
         period = max(0.05, self.lease_seconds / 3)
         while not self.draining:
             await self.hall.clock.sleep(period)
+            if self.draining:  # a graceful stop ends the heartbeat: renewing would revive it
+                return
             try:
                 if not await self.leases.renew():
                     log.warning("this process's heartbeat had expired; checking its tables")
