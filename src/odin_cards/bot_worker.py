@@ -19,6 +19,7 @@ from typing import Any
 
 from .bots import Budget
 from .bots.registry import choose_move, random_move
+from .bots.search import prepare
 from .contract import GameState
 from .games import rules_of
 
@@ -67,6 +68,14 @@ def choose(turn: Turn, budget: Budget, rng_seed: int) -> Move:
         return Move(choose_move(turn.game, turn.level, game, budget, rng))
     except Exception as error:  # a broken bot must not stall a table of people
         return Move(stand_in(game, rng), type(error).__name__)
+
+
+def warm() -> int:
+    """A new worker's first call: start loading the search's compiled play-outs (in the
+    background: a machine's first compilation takes a while, and moves are answered
+    meanwhile) and answer the worker's process id."""
+    prepare(wait=False)
+    return os.getpid()
 
 
 def watch_parent(parent: int) -> None:

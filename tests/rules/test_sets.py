@@ -123,3 +123,12 @@ def test_fast_follow_generation_matches_the_rules(hand: list[str], table: list[s
 @given(card_lists(min_size=1, max_size=9))
 def test_fast_lead_generation_matches_the_rules(hand: list[str]) -> None:
     assert sorted(a.text for a in leads(mask(hand))) == oracle.legal_plays(hand, [])
+
+
+@given(st.sets(st.integers(min_value=0, max_value=54), max_size=55))
+def test_number_mask_puts_each_card_at_its_number_major_bit(cards: set[int]) -> None:
+    """The number-major layout: bit ``(number - 1) * 6 + colour``, the Goat keeps bit 54."""
+    expected = 0
+    for card in cards:
+        expected |= 1 << 54 if card == 54 else 1 << ((card % 9) * 6 + card // 9)
+    assert number_mask_of(mask_of(cards)) == expected

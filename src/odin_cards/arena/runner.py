@@ -68,6 +68,8 @@ def play_match(
             f"{error.args[0]} (in a worker process: levels registered at run time reach"
             " workers only when the caller runs a single thread; else use one worker)"
         ) from None
+    for bot in bots:
+        bot.prepare()
     budgets = [entrants[e].budget for e in match.lineup]
     rngs = [random.Random(f"odin-arena:{match.seed}:{match.rotation}:{s}") for s in range(players)]
     times: list[list[float]] = [[] for _ in range(players)]

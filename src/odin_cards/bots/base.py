@@ -34,6 +34,11 @@ class Bot(ABC):
     ) -> Action:
         """Return one action of ``legal`` for the seat of ``view``."""
 
+    def prepare(self) -> None:
+        """Load what the bot needs before its first decision, outside any think time
+        (the arena calls it before a game). Most bots need nothing."""
+        return None
+
 
 def ask(bot: Bot, game: Game, budget: Budget, rng: random.Random) -> Action:
     """Ask ``bot`` to move for the seat to move in ``game``, showing it only that seat's view.

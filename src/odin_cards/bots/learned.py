@@ -45,7 +45,7 @@ from ..rules.game import CHOOSE_TAKE, FOLLOW, LEAD, Phase
 from .base import Bot, Budget
 from .hand import profile
 from .knowledge import Knowledge, others_of_mover
-from .policy import STYLE, best_answer
+from .policy import SECOND, best_answer
 from .policy import choose as heuristic_choose
 
 SLOTS: Final = 6
@@ -147,7 +147,7 @@ class Decision:
             self.others,
             self.sizes,
             legal,
-            STYLE,
+            SECOND,
         )
 
 

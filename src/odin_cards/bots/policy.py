@@ -35,28 +35,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+import numpy as np
+import numpy.typing as npt
+
 from ..rules.actions import PASS_ACTION, PLAY, Action
 from ..rules.game import CHOOSE_TAKE, LEAD, Phase
 from .hand import GOAT_BIT, ROW, is_one_set, profile
 
-SET_WEIGHT: Final = 1.0
-"""Cost of one more set in hand: roughly one more turn needed to go out."""
-CARD_WEIGHT: Final = 0.55
-"""Cost of one more point in hand, in normal play."""
-DANGER_CARD_WEIGHT: Final = 1.6
-"""Cost of one more point when an opponent is about to go out: dump cards."""
-SAFE_FINISH_BONUS: Final = 20.0
-"""A play nobody can beat that leaves one set in hand: the next lead goes out."""
-FINISH_BONUS: Final = 1.0
-"""A play that leaves one set in hand, beatable: a chance to go out."""
-DENY_BONUS: Final = 1.5
-"""Beating the set of an opponent about to go out, so that they do not lead."""
-STRENGTH_WEIGHT: Final = 0.05
-"""Worth of one pip in hand: high cards win rounds, low singles are a burden."""
-PLAY_THRESHOLD: Final = 0.0
-"""How much a play must improve the hand to be preferred to passing."""
-LEAD_LOW: Final = 0.01
-"""Among equally good leads, lower cards first (negative: higher first)."""
 DANGER_SIZE: Final = 2
 """An opponent with this many cards or fewer may go out at their next chance."""
 
@@ -65,31 +50,81 @@ _POWERS: Final = tuple(10.0**i for i in range(11))
 
 @dataclass(frozen=True, slots=True)
 class Style:
-    """The judgements in which the heuristic's versions differ.
+    """The judgements and weights in which the heuristic's versions differ.
 
     :data:`FIRST` is the heuristic of version 0.2 (kept so that today's search, which
-    rolls out with it, stays available for comparison); :data:`STYLE` is the current one.
+    rolls out with it, stays available for comparison); :data:`SECOND` the one of the
+    first round of issue #13's fixes; :data:`STYLE` is the current one, whose weights were
+    tuned by self-play (:mod:`odin_cards.learning.tune`, docs/bots.md).
     """
 
     control: float
     """Bonus of a play nobody can beat: the seat leads next and sheds a card for free."""
     pair_low: bool
     """With two loose cards, lead the lower unless the higher cannot be beaten."""
+    set_weight: float = 1.0
+    """Cost of one more set in hand: roughly one more turn needed to go out."""
+    card_weight: float = 0.55
+    """Cost of one more point in hand, in normal play."""
+    danger_card_weight: float = 1.6
+    """Cost of one more point when an opponent is about to go out: dump cards."""
+    safe_finish_bonus: float = 20.0
+    """A play nobody can beat that leaves one set in hand: the next lead goes out."""
+    finish_bonus: float = 1.0
+    """A play that leaves one set in hand, beatable: a chance to go out."""
+    deny_bonus: float = 1.5
+    """Beating the set of an opponent about to go out, so that they do not lead."""
+    strength_weight: float = 0.05
+    """Worth of one pip in hand: high cards win rounds, low singles are a burden."""
+    play_threshold: float = 0.0
+    """How much a play must improve the hand to be preferred to passing."""
+    lead_low: float = 0.01
+    """Among equally good leads, lower cards first (negative: higher first)."""
+
+    def cost(self, hand: int, card_weight: float) -> float:
+        """How bad a hand is: sets still to play plus weighted points (lower is better)."""
+        sets, score, strength = profile(hand)
+        return self.set_weight * sets + card_weight * score - self.strength_weight * strength
 
 
 FIRST: Final = Style(control=0.0, pair_low=False)
 """Version 0.2's heuristic: winning the lead counts for nothing, the higher of two is led."""
-STYLE: Final = Style(control=0.6, pair_low=True)
+SECOND: Final = Style(control=0.6, pair_low=True)
+"""Issue #13's first heuristic: the lower of two loose cards, winning the lead counts.
+The learned policy's features were computed with it (:mod:`.learned`)."""
+STYLE: Final = SECOND
 """The current heuristic."""
 
 
-def hand_cost(hand: int, card_weight: float = CARD_WEIGHT) -> float:
-    """How bad a hand is: sets still to play plus weighted points (lower is better)."""
-    sets, score, strength = profile(hand)
-    return SET_WEIGHT * sets + card_weight * score - STRENGTH_WEIGHT * strength
+def style_vector(style: Style) -> npt.NDArray[np.float64]:
+    """``style`` as the compiled heuristic reads it (:mod:`odin_cards.sim.kernels`, whose
+    ``ST_*`` constants give the order); needs the simulator's kernels module (numba)."""
+    from ..sim import kernels as k
+
+    vector = np.zeros(k.STYLE_FIELDS, np.float64)
+    vector[k.ST_CONTROL] = style.control
+    vector[k.ST_PAIR_LOW] = 1.0 if style.pair_low else 0.0
+    vector[k.ST_SET] = style.set_weight
+    vector[k.ST_CARD] = style.card_weight
+    vector[k.ST_DANGER_CARD] = style.danger_card_weight
+    vector[k.ST_SAFE_FINISH] = style.safe_finish_bonus
+    vector[k.ST_FINISH] = style.finish_bonus
+    vector[k.ST_DENY] = style.deny_bonus
+    vector[k.ST_STRENGTH] = style.strength_weight
+    vector[k.ST_THRESHOLD] = style.play_threshold
+    vector[k.ST_LEAD_LOW] = style.lead_low
+    return vector
 
 
-def best_take(hand: int, beaten: int, card_weight: float = CARD_WEIGHT) -> int:
+def hand_cost(hand: int, card_weight: float | None = None) -> float:
+    """How bad a hand is, judged with version 0.2's weights (the opponent model's lead
+    likelihoods use it): sets still to play plus weighted points (lower is better)."""
+    return FIRST.cost(hand, FIRST.card_weight if card_weight is None else card_weight)
+
+
+def best_take(
+    hand: int, beaten: int, card_weight: float | None = None, style: Style = FIRST
+) -> int:
     """The card (as a one-bit mask) of ``beaten`` that best fits ``hand``.
 
     Best fit means the lowest :func:`hand_cost`; among equals the highest card, a
@@ -98,13 +133,15 @@ def best_take(hand: int, beaten: int, card_weight: float = CARD_WEIGHT) -> int:
     """
     if not beaten & (beaten - 1):
         return beaten  # one card: nothing to choose
+    if card_weight is None:
+        card_weight = style.card_weight
     best_bit = 0
     best = 1e9
     rest = beaten
     while rest:
         bit = rest & -rest
         rest ^= bit
-        cost = hand_cost(hand | bit, card_weight) - 0.01 * _number(bit)
+        cost = style.cost(hand | bit, card_weight) - 0.01 * _number(bit)
         if cost < best:
             best, best_bit = cost, bit
     return best_bit
@@ -197,10 +234,10 @@ def choose(
     if len(legal) == 1:
         return legal[0]
     danger = min(sizes[s] for s in range(players) if s != seat) <= DANGER_SIZE
-    weight = DANGER_CARD_WEIGHT if danger else CARD_WEIGHT
+    weight = style.danger_card_weight if danger else style.card_weight
     if decision == CHOOSE_TAKE:
         assert beaten is not None
-        return _take_action(legal, best_take(hand, beaten.mask, weight))
+        return _take_action(legal, best_take(hand, beaten.mask, weight, style))
     if decision == LEAD:
         return _lead(seat, players, hand, others, sizes, legal, weight, style)
     assert table is not None
@@ -241,12 +278,12 @@ def _lead(
         number = _number(action.mask)
         if last_card_threat:
             # A seat with one card goes out by beating a single: lead the highest.
-            score = -number + 0.001 * hand_cost(rest, weight)
+            score = -number + 0.001 * style.cost(rest, weight)
         elif is_one_set(rest):
             # If this card wins the round, the rest is a finishing lead: lead it high.
             score = -100.0 - number
         else:
-            score = hand_cost(rest, weight) + LEAD_LOW * number
+            score = style.cost(rest, weight) + style.lead_low * number
         if score < best_score:
             best_score, best = score, action
     return best
@@ -275,14 +312,14 @@ def _follow(
     weight: float,
     style: Style,
 ) -> Action:
-    base = hand_cost(hand, weight)
+    base = style.cost(hand, weight)
     deny = table_player != seat and sizes[table_player] <= DANGER_SIZE + 1
     max_other = _max_other_size(seat, players, sizes)
     size = table.size
     safe_same = best_answer(others, max_other, size)
     safe_more = best_answer(others, max_other, size + 1)
     best: Action = PASS_ACTION
-    best_gain = PLAY_THRESHOLD - (DENY_BONUS if deny else 0.0)
+    best_gain = style.play_threshold - (style.deny_bonus if deny else 0.0)
     for action in legal:
         if action.kind != PLAY:
             continue
@@ -290,11 +327,11 @@ def _follow(
         if mask == hand:
             return action  # going out
         rest = hand ^ mask
-        after = rest | best_take(rest, table.mask, weight)
-        gain = base - hand_cost(after, weight)
+        after = rest | best_take(rest, table.mask, weight, style)
+        gain = base - style.cost(after, weight)
         safe = action.value >= (safe_same if action.size == size else safe_more)
         if is_one_set(after):
-            gain += SAFE_FINISH_BONUS if safe else FINISH_BONUS
+            gain += style.safe_finish_bonus if safe else style.finish_bonus
         elif safe:
             gain += style.control
         # Among equal plays keep strong sets for later: the cheapest beating set wins.
@@ -313,6 +350,7 @@ def _strength(action: Action) -> float:
 
 __all__ = [
     "FIRST",
+    "SECOND",
     "STYLE",
     "Style",
     "best_answer",
@@ -320,4 +358,5 @@ __all__ = [
     "can_beat",
     "choose",
     "hand_cost",
+    "style_vector",
 ]

@@ -98,11 +98,32 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
+def _spread(row: int) -> int:
+    """A colour's 9-bit row of numbers in the number-major layout of colour 0."""
+    return sum(1 << (number * 6) for number in range(9) if row >> number & 1)
+
+
+_SPREAD: Final = tuple(_spread(row) for row in range(512))
+
+
 def number_mask_of(mask: int) -> int:
-    """Convert a colour-major mask to the number-major layout."""
-    result = 0
-    for card in cards_of(mask):
-        result |= number_bit(card)
+    """Convert a colour-major mask to the number-major layout.
+
+    Searches convert every sampled hand, so this goes a colour at a time through a
+    table (each colour's row, spread out, shifted by the colour) rather than a card
+    at a time.
+    """
+    spread = _SPREAD
+    result = (
+        spread[mask & 511]
+        | spread[(mask >> 9) & 511] << 1
+        | spread[(mask >> 18) & 511] << 2
+        | spread[(mask >> 27) & 511] << 3
+        | spread[(mask >> 36) & 511] << 4
+        | spread[(mask >> 45) & 511] << 5
+    )
+    if mask >> GOAT & 1:
+        result |= 1 << GOAT
     return result
 
 

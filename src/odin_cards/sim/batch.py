@@ -46,7 +46,7 @@ def game_seed(seed: int, index: int) -> int:
     return z or 1
 
 
-def _fields(players: int, options: Options, deals: Deals) -> list[int]:
+def option_fields(players: int, options: Options, deals: Deals) -> list[int]:
     row = [0] * k.NUM_FIELDS
     row[k.PLAYERS] = players
     row[k.TARGET] = options.target
@@ -155,7 +155,7 @@ class Batch:
         options = options if options is not None else Options()
         check_setup(players, options, deals)
         state = _empty_state(games)
-        state[0][:] = np.array(_fields(players, options, deals), np.int64)
+        state[0][:] = np.array(option_fields(players, options, deals), np.int64)
         state[6][:] = np.array([game_seed(*key) for key in keys], np.uint64)
         k.new_games(state, np.ones(games, np.bool_), TABLES)
         return cls(state)
@@ -171,7 +171,7 @@ class Batch:
         g, hands, hands_n, known, scores, _, rng = state
         for i, game in enumerate(games):
             check_setup(game.players, game.options, deals)
-            row = _fields(game.players, game.options, deals)
+            row = option_fields(game.players, game.options, deals)
             row[k.PHASE] = int(game.phase)
             row[k.TO_MOVE] = game.to_move
             row[k.TABLE] = -1 if game.table is None else game.table.id

@@ -70,6 +70,9 @@ SEATS: Final = 6
 
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
+F64 = npt.NDArray[np.float64]
+POWERS: Final = np.array([10.0**i for i in range(11)], np.float64)
+"""Powers of ten as floats: a set's strength is its value over ``POWERS[size - 1]``."""
 State = tuple[I64, I64, I64, I64, I64, I64, U64]
 """``(G, hands, hands_n, known, scores, hand_points, rng)``: fields, then ``[N, 6]`` arrays
 of hands (colour-major), hands (number-major), cards known held, scores, the points of the
@@ -515,6 +518,393 @@ def random_hands(st: State, t: Tables) -> int:
             apply(st, i, buffer[below(rng, i, n)], t)
             applied += 1
     return applied
+
+
+# ---------------------------------------------- the heuristic (bots/policy.py), compiled
+
+# A heuristic's judgement (bots.policy.Style) as a float64 vector, in this order.
+ST_CONTROL: Final = 0
+ST_PAIR_LOW: Final = 1
+ST_SET: Final = 2
+ST_CARD: Final = 3
+ST_DANGER_CARD: Final = 4
+ST_SAFE_FINISH: Final = 5
+ST_FINISH: Final = 6
+ST_DENY: Final = 7
+ST_STRENGTH: Final = 8
+ST_THRESHOLD: Final = 9
+ST_LEAD_LOW: Final = 10
+STYLE_FIELDS: Final = 11
+DANGER_SIZE: Final = 2
+"""As :data:`odin_cards.bots.policy.DANGER_SIZE`."""
+NEVER: Final = 10**10
+"""As :data:`odin_cards.bots.policy.NEVER`: a threshold no set reaches."""
+SCRATCH: Final = 1024 + 1024 + 64
+"""Length of the work array a heuristic decision needs (:func:`heuristic_action`)."""
+
+
+@jit_inline
+def min_sets(hand: int, ors: I64, t: Tables) -> int:
+    """:func:`odin_cards.bots.hand.min_sets`: the fewest sets the hand splits into.
+
+    ``ors`` is a work array of 64 entries (the numbers of each subset of colours).
+    """
+    goat = hand & GOAT_BIT
+    r0 = r1 = r2 = r3 = r4 = r5 = 0
+    count = 0
+    for colour in range(6):
+        row = (hand >> (9 * colour)) & 511
+        if row:
+            if count == 0:
+                r0 = row
+            elif count == 1:
+                r1 = row
+            elif count == 2:
+                r2 = row
+            elif count == 3:
+                r3 = row
+            elif count == 4:
+                r4 = row
+            else:
+                r5 = row
+            count += 1
+    if count == 0:
+        return 1 if goat else 0
+    full = (1 << count) - 1
+    best = count
+    ors[0] = 0
+    for sub in range(1, 1 << count):
+        low = sub & -sub
+        index = t.popcount9[low - 1]
+        if index == 0:
+            row = r0
+        elif index == 1:
+            row = r1
+        elif index == 2:
+            row = r2
+        elif index == 3:
+            row = r3
+        elif index == 4:
+            row = r4
+        else:
+            row = r5
+        numbers = ors[sub ^ low] | row
+        ors[sub] = numbers
+        cost = t.popcount9[full ^ sub] + t.popcount9[numbers]
+        if goat and sub == full:
+            cost += 1
+        if cost < best:
+            best = cost
+    return best
+
+
+@jit_inline
+def pips(mask: int, t: Tables) -> int:
+    total = 0
+    for colour in range(6):
+        total += t.pips9[(mask >> (9 * colour)) & 511]
+    return total
+
+
+@jit_inline
+def hand_cost(hand: int, card_weight: float, style: F64, ors: I64, t: Tables) -> float:
+    """:meth:`odin_cards.bots.policy.Style.cost` (the same arithmetic, in the same order)."""
+    sets = min_sets(hand, ors, t)
+    cost = style[ST_SET] * sets + card_weight * points(hand, t) - style[ST_STRENGTH] * pips(hand, t)
+    return float(cost)
+
+
+@jit_inline
+def card_number(card: int) -> int:
+    """The number of a card index (the Goat: 0)."""
+    if card == 54:
+        return 0
+    return card % 9 + 1
+
+
+@jit_inline
+def best_take(hand: int, beaten: int, card_weight: float, style: F64, ors: I64, t: Tables) -> int:
+    """:func:`odin_cards.bots.policy.best_take`: the card index to take from ``beaten``."""
+    best_card = -1
+    best = 1e9
+    for card in range(55):
+        if beaten >> card & 1:
+            if best_card < 0 and beaten == 1 << card:
+                return card
+            cost = hand_cost(hand | (1 << card), card_weight, style, ors, t) - 0.01 * card_number(
+                card
+            )
+            if cost < best:
+                best = cost
+                best_card = card
+    return best_card
+
+
+@jit_inline
+def best_answer(pool: int, max_size: int, size: int, t: Tables) -> int:
+    """:func:`odin_cards.bots.policy.best_answer`: the highest value another seat might
+    play on ``size`` cards (-1: nobody can; :data:`NEVER`: someone might play more)."""
+    if size > max_size:
+        return -1
+    goat = (pool & GOAT_BIT) != 0
+    longer = size + 1 <= max_size
+    counts = 0  # nine 4-bit counters, number n at bits 4n
+    best = 0
+    for colour in range(6):
+        row = (pool >> (9 * colour)) & 511
+        if not row:
+            continue
+        n = t.popcount9[row]
+        if longer and (n >= size + 1 or (goat and n >= size)):
+            return NEVER
+        if n >= size or (goat and n >= size - 1 and size >= 2):
+            v = 0
+            taken = 0
+            for number in range(8, -1, -1):
+                if taken < size and row >> number & 1:
+                    v = v * 10 + number + 1
+                    taken += 1
+            while taken < size:
+                v = v * 10
+                taken += 1
+            if v > best:
+                best = v
+        for number in range(9):
+            if row >> number & 1:
+                counts += 1 << (4 * number)
+    repunit = 0
+    for _ in range(size):
+        repunit = repunit * 10 + 1
+    for number in range(8, -1, -1):
+        n = (counts >> (4 * number)) & 15
+        if longer and n >= size + 1:
+            return NEVER
+        if n >= size and (number + 1) * repunit > best:
+            best = (number + 1) * repunit
+    return best
+
+
+@jit_inline
+def is_one_set(hand: int, ors: I64, t: Tables) -> bool:
+    return hand != 0 and min_sets(hand, ors, t) == 1
+
+
+@jit_inline
+def _order_key(action: int, table_size: int, t: Tables) -> int:
+    """Where the engine lists a follow (:func:`odin_cards.rules.legal.beating_plays`):
+    colour sets by colour, then number sets by number, then sets with the Goat by
+    colour; in each, the table's size before one more, then by value and id."""
+    if action == 0:
+        return 1 << 62  # pass comes last
+    mask = t.mask[action]
+    plain = mask & ~GOAT_BIT
+    low = 0
+    while not plain >> low & 1:
+        low += 1
+    if mask & GOAT_BIT:
+        group = 15 + low // 9
+    elif plain == ((plain >> (9 * (low // 9))) & 511) << (9 * (low // 9)):
+        group = low // 9
+    else:
+        group = 6 + low % 9
+    longer = 1 if t.size[action] != table_size else 0
+    return int((group << 56) | (longer << 55) | (t.value[action] << 13) | action)
+
+
+@jit_inline
+def _sort_by(ids: I64, keys: I64, n: int) -> None:
+    for a in range(1, n):
+        key = keys[a]
+        item = ids[a]
+        b = a - 1
+        while b >= 0 and keys[b] > key:
+            keys[b + 1] = keys[b]
+            ids[b + 1] = ids[b]
+            b -= 1
+        keys[b + 1] = key
+        ids[b + 1] = item
+
+
+@jit_inline
+def heuristic_action(st: State, i: int, t: Tables, style: F64, work: I64) -> int:
+    """:func:`odin_cards.bots.policy.choose` for the seat to move in game ``i``.
+
+    The seat judges from what it could know: ``others`` is every card of the deck it
+    has not seen (its hand, the discards, the table, the set being taken from).
+    ``work`` is a work array of :data:`SCRATCH` entries. The legal moves are visited in
+    the engine's order, so that ties are broken exactly as the engine-side policy does.
+    """
+    g, hands, _, _, _, _, _ = st
+    ids = work[:1024]
+    keys = work[1024:2048]
+    ors = work[2048:2112]
+    phase = g[i, PHASE]
+    seat = g[i, TO_MOVE]
+    players = g[i, PLAYERS]
+    hand = hands[i, seat]
+    n = legal(st, i, t, ids)
+    if n == 1:
+        return int(ids[0])
+    table = g[i, TABLE]
+    beaten = g[i, BEATEN]
+    seen = hand | g[i, DISCARDS]
+    if table >= 0:
+        seen |= t.mask[table]
+    if beaten >= 0:
+        seen |= t.mask[beaten]
+    others = g[i, DECK] & ~seen
+    fewest = 99
+    most = 0
+    for other in range(players):
+        if other != seat:
+            size = card_count(hands[i, other], t)
+            fewest = min(fewest, size)
+            most = max(most, size)
+    weight = style[ST_DANGER_CARD] if fewest <= DANGER_SIZE else style[ST_CARD]
+    if phase == CHOOSE_TAKE:
+        return 1 + best_take(hand, t.mask[beaten], weight, style, ors, t)
+    if phase == LEAD:
+        # legal() lists leads as the engine does: singles by colour then number, the
+        # Goat, then the finishing lead.
+        for j in range(n):
+            if t.size[ids[j]] > 1 or t.mask[ids[j]] == hand:
+                return int(ids[j])
+        last_card_threat = fewest == 1
+        if style[ST_PAIR_LOW] > 0 and card_count(hand, t) == 2 and not last_card_threat:
+            # two loose cards: the higher if nobody can beat it, else the lower
+            low_id = ids[0]
+            high_id = ids[1]
+            if t.value[high_id] < t.value[low_id] or (
+                t.value[high_id] == t.value[low_id] and t.mask[high_id] < t.mask[low_id]
+            ):
+                low_id, high_id = high_id, low_id
+            if not t.value[high_id] < best_answer(others, most, 1, t):
+                return int(high_id)
+            return int(low_id)
+        best_id = ids[0]
+        best_score = 1e9
+        for j in range(n):
+            action = ids[j]
+            rest = hand ^ t.mask[action]
+            number = t.value[action]
+            if last_card_threat:
+                score = -number + 0.001 * hand_cost(rest, weight, style, ors, t)
+            elif is_one_set(rest, ors, t):
+                score = -100.0 - number
+            else:
+                score = hand_cost(rest, weight, style, ors, t) + style[ST_LEAD_LOW] * number
+            if score < best_score:
+                best_score = score
+                best_id = action
+        return int(best_id)
+    # follow
+    size = t.size[table]
+    for j in range(n):
+        keys[j] = _order_key(ids[j], size, t)
+    _sort_by(ids, keys, n)
+    base = hand_cost(hand, weight, style, ors, t)
+    player = g[i, TABLE_PLAYER]
+    deny = player != seat and card_count(hands[i, player], t) <= DANGER_SIZE + 1
+    safe_same = best_answer(others, most, size, t)
+    safe_more = best_answer(others, most, size + 1, t)
+    best_id = 0
+    best_gain = style[ST_THRESHOLD] - (style[ST_DENY] if deny else 0.0)
+    table_mask = t.mask[table]
+    for j in range(n):
+        action = ids[j]
+        if action == 0:
+            continue
+        mask = t.mask[action]
+        if mask == hand:
+            return int(action)
+        rest = hand ^ mask
+        after = rest | (1 << best_take(rest, table_mask, weight, style, ors, t))
+        gain = base - hand_cost(after, weight, style, ors, t)
+        limit = safe_same if t.size[action] == size else safe_more
+        safe = t.value[action] >= limit
+        if is_one_set(after, ors, t):
+            gain += style[ST_SAFE_FINISH] if safe else style[ST_FINISH]
+        elif safe:
+            gain += style[ST_CONTROL]
+        gain -= 0.001 * (t.value[action] / POWERS[t.size[action] - 1])
+        if gain > best_gain:
+            best_gain = gain
+            best_id = action
+    return int(best_id)
+
+
+@jit
+def heuristic_actions(st: State, t: Tables, style: F64, out: I64) -> None:
+    """The heuristic's action for every game to move (-1 for the others)."""
+    g = st[0]
+    work = np.empty(SCRATCH, np.int64)
+    for i in range(out.shape[0]):
+        out[i] = -1
+        if g[i, PHASE] < OVER:
+            out[i] = heuristic_action(st, i, t, style, work)
+
+
+@jit
+def heuristic_hands(st: State, t: Tables, style: F64) -> int:
+    """Play every game to the end of its current hand with the heuristic (every seat);
+    return the number of actions applied. The points are in ``hand_points``."""
+    g = st[0]
+    work = np.empty(SCRATCH, np.int64)
+    applied = 0
+    for i in range(g.shape[0]):
+        start = g[i, HANDS_ENDED]
+        while g[i, HANDS_ENDED] == start and g[i, PHASE] < OVER:
+            apply(st, i, heuristic_action(st, i, t, style, work), t)
+            applied += 1
+    return applied
+
+
+LEAF_FIELDS: Final = 7
+"""A position given to :func:`heuristic_points`: phase, seat to move, table id, its player,
+beaten id, passes, discards (then one hand a seat)."""
+
+
+@jit_inline
+def _load_leaf(st: State, leaf: I64, dealt: I64) -> None:
+    """Put the position ``leaf`` / ``dealt`` (see :data:`LEAF_FIELDS`) into row 0."""
+    g, hands, hands_n, _, _, _, _ = st
+    g[0, PHASE] = leaf[0]
+    g[0, TO_MOVE] = leaf[1]
+    g[0, TABLE] = leaf[2]
+    g[0, TABLE_PLAYER] = leaf[3]
+    g[0, BEATEN] = leaf[4]
+    g[0, PASSES] = leaf[5]
+    g[0, DISCARDS] = leaf[6]
+    for seat in range(SEATS):
+        hands[0, seat] = dealt[seat]
+        hands_n[0, seat] = number_mask(dealt[seat])
+
+
+@jit
+def heuristic_points(
+    st: State, t: Tables, style: F64, leaf: I64, dealt: I64, out: I64
+) -> None:  # fmt: skip
+    """Play the position ``leaf`` / ``dealt`` out to the hand's end with the heuristic in
+    row 0 of ``st`` (whose other fields, the game's options, the caller set) and write
+    each seat's points into ``out``."""
+    _load_leaf(st, leaf, dealt)
+    g = st[0]
+    hand_points = st[5]
+    work = np.empty(SCRATCH, np.int64)
+    start = g[0, HANDS_ENDED]
+    while g[0, HANDS_ENDED] == start and g[0, PHASE] < OVER:
+        apply(st, 0, heuristic_action(st, 0, t, style, work), t)
+    for seat in range(SEATS):
+        out[seat] = hand_points[0, seat]
+
+
+@jit
+def heuristic_choice(st: State, t: Tables, style: F64, leaf: I64, dealt: I64) -> int:
+    """The heuristic's action id in the position ``leaf`` / ``dealt`` (as
+    :func:`heuristic_points` takes it)."""
+    _load_leaf(st, leaf, dealt)
+    work = np.empty(SCRATCH, np.int64)
+    return heuristic_action(st, 0, t, style, work)
 
 
 # ------------------------------------------------------- observations (sim/encode.py)

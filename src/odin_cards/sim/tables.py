@@ -48,6 +48,8 @@ class Tables(NamedTuple):
     """Value of a 9-bit colour group's cards (its digits from high to low)."""
     number_value: I64
     """``(number - 1) * 7 + count``: the value of ``count`` cards of that number."""
+    pips9: I64
+    """Sum of the numbers of a 9-bit colour group's cards (the heuristic's strength)."""
 
 
 def _build() -> Tables:
@@ -87,9 +89,12 @@ def _build() -> Tables:
     for number in range(9):
         for count in range(1, 7):
             number_value[number * 7 + count] = int(str(number + 1) * count)
+    pips9 = np.array(
+        [sum(n + 1 for n in range(9) if bits >> n & 1) for bits in range(512)], np.int64
+    )
     return Tables(
         mask, nmask, size, value, colour_id, goat_id, number_id, popcount9, colour_value,
-        number_value,
+        number_value, pips9,
     )  # fmt: skip
 
 

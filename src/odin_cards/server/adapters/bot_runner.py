@@ -48,7 +48,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ...bot_worker import Move, Turn, choose, replay, stand_in, watch_parent
+from ...bot_worker import Move, Turn, choose, replay, stand_in, warm, watch_parent
 from ...bots import Budget
 from ...bots.registry import level_of
 from ..domain.ports import BotRequest
@@ -418,7 +418,7 @@ class ProcessBotRunner:
                     slot.executor = self._executor(lane)
                     fresh = False
                 async with asyncio.timeout(START_TIMEOUT):
-                    pid = await asyncio.get_running_loop().run_in_executor(slot.executor, os.getpid)
+                    pid = await asyncio.get_running_loop().run_in_executor(slot.executor, warm)
             except Exception as error:
                 log.error("a bot worker did not start (%s); trying again", type(error).__name__)
                 with contextlib.suppress(Exception):
