@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
+from odin_cards.bots.inference import ReplayModel
 from odin_cards.bots.search import CURRENT, SearchBot
 
 SECONDS = float(os.environ.get("SECONDS_A_MOVE", "0.5"))
@@ -21,3 +22,12 @@ class Engine(SearchBot):
 
     def __init__(self) -> None:
         super().__init__(seconds=SECONDS, settings=replace(CURRENT, compiled=False))
+
+
+class Replay(SearchBot):
+    """The level ``search`` weighing its deals with the replay model
+    (:class:`odin_cards.bots.inference.ReplayModel`, miss 0.5) instead of the rules of thumb."""
+
+    def __init__(self) -> None:
+        model = ReplayModel(miss=0.5)
+        super().__init__(seconds=SECONDS, settings=replace(CURRENT, model=model))

@@ -4,6 +4,8 @@ Usage (from the repository root)::
 
     .venv/bin/python bench/opponent_model.py --players 2 --games 150
     .venv/bin/python bench/opponent_model.py --players 4 --games 60
+    .venv/bin/python bench/opponent_model.py --players 2 --games 40 --model replay --miss 0.5
+    .venv/bin/python bench/opponent_model.py --players 2 --games 40 --level search-v1
 
 One-hand games are played by a bot level (default: the heuristic) on seeds that the
 model's figures were not chosen on (``holdout:N``); at every third decision the seat
@@ -11,7 +13,8 @@ to move's view is taken, and :func:`odin_cards.bots.inference.true_deal_gain` gi
 the log-probability (natural log) the model gives the true deal over what the
 uniform sampler gives it. The mean over positions is printed with a 95% interval
 (positions of one game are correlated: the interval is a rough guide), and as a
-factor: e^gain times the uniform probability.
+factor: e^gain times the uniform probability. ``--model replay`` measures the replay
+model (:class:`odin_cards.bots.inference.ReplayModel`) instead of the rules of thumb.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ import random
 import statistics
 
 from odin_cards.bots import LEVELS, Budget, ask, make_bot
-from odin_cards.bots.inference import true_deal_gain
+from odin_cards.bots.compiled import prepare
+from odin_cards.bots.inference import MODEL, DealModel, ReplayModel, true_deal_gain
 from odin_cards.rules import Game, Options
 
 
@@ -33,11 +37,21 @@ def main() -> None:
     parser.add_argument("--level", default="heuristic", choices=list(LEVELS))
     parser.add_argument("--iterations", type=int, default=200, help="for search levels")
     parser.add_argument("--samples", type=int, default=100, help="uniform deals per position")
+    parser.add_argument(
+        "--model",
+        choices=["rules", "replay"],
+        default="rules",
+        help="the hand-written rules of thumb (OpponentModel) or the heuristic's replay",
+    )
+    parser.add_argument("--miss", type=float, default=0.5, help="the replay model's miss")
     args = parser.parse_args()
     budget = LEVELS[args.level].budget
     if budget != Budget():
         budget = Budget(iterations=args.iterations)
     rng = random.Random(3)
+    model: DealModel = MODEL if args.model == "rules" else ReplayModel(miss=args.miss)
+    if args.model == "replay" and not prepare():
+        parser.error("the replay model needs the compiled kernels (numba)")
     gains = []
     for index in range(args.games):
         game = Game.new(args.players, Options(one_hand=True), seed=f"holdout:{index}")
@@ -47,13 +61,15 @@ def main() -> None:
             seat = game.to_move
             if step % 3 == 0:
                 view = game.view(seat)
-                gains.append(true_deal_gain(view, game.hands, rng, args.samples))
+                gains.append(true_deal_gain(view, game.hands, rng, args.samples, model))
             game.apply(ask(bots[seat], game, budget, random.Random(step)))
             step += 1
     mean = statistics.mean(gains)
     half = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains))
     print(
-        f"{args.players} players, {args.level}, {args.games} games, {len(gains)} positions:"
+        f"{args.players} players, {args.level}, {args.model} model"
+        f"{f' (miss {args.miss})' if args.model == 'replay' else ''}, {args.games} games,"
+        f" {len(gains)} positions:"
         f" mean gain {mean:.3f} nats ({mean - half:.3f} to {mean + half:.3f}),"
         f" the true deal {math.exp(mean):.2f} times as likely as under the uniform sampler"
     )

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bots import Budget
+from .bots.compiled import prepare
 from .bots.registry import choose_move, random_move
-from .bots.search import prepare
 from .contract import GameState
 from .games import rules_of
 

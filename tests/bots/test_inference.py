@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import math
 import random
 import statistics
 
+import pytest
+
 from odin_cards.bots import Budget, HeuristicBot, ask
+from odin_cards.bots.compiled import prepare
 from odin_cards.bots.inference import (
     LEAD_STEP,
     MIN_POOL,
     MODEL,
     PASS_STEP,
+    ReplayModel,
     Step,
+    hand_actions,
     hand_steps,
     true_deal_gain,
     weighted_deals,
 )
-from odin_cards.rules import Game, Options, parse_action
-from odin_cards.rules.cards import mask_of, parse_card
+from odin_cards.rules import Deal, Game, Options, Pass, Play, Take, parse_action
+from odin_cards.rules.actions import PASS_ACTION
+from odin_cards.rules.cards import mask_of, mask_text, parse_card
 from odin_cards.rules.position import HandSampler
 
 from .positions import positions
@@ -86,3 +94,73 @@ def test_a_pool_out_of_time_stops_at_its_minimum() -> None:
     view = game.view(game.to_move)
     deals, cumulative = weighted_deals(view, random.Random(1), 128, until=0.0)
     assert len(deals) == len(cumulative) == MIN_POOL
+
+
+def _heuristic_hand(players: int, seed: int, random_seat: int | None = None) -> Game:
+    """A one-hand game part-way: heuristic players (``random_seat`` plays at random)."""
+    game = Game.new(players, Options(one_hand=True), seed=seed)
+    bot = HeuristicBot()
+    rng = random.Random(seed)
+    for _ in range(6 * players):
+        legal = game.legal_actions()
+        after = game.clone()
+        if game.to_move == random_seat:
+            after.apply(legal[rng.randrange(len(legal))])
+        else:
+            after.apply(ask(bot, game, Budget(), rng))
+        if after.is_over:
+            break
+        game = after
+    return game
+
+
+@pytest.mark.skipif(not prepare(), reason="the replay model needs numba (research extra)")
+def test_heuristic_players_make_every_choice_a_hit_of_the_replay_model() -> None:
+    """The true deal of a hand played by heuristics: each other seat's choice (more than
+    one legal move) is the heuristic's, so its log-weight is hits times log(1 - miss)."""
+    model = ReplayModel(miss=0.3)
+    for seed in range(4):
+        game = _heuristic_hand(3, seed)
+        seat = game.to_move
+        actions, seats = hand_actions(game.view(seat))
+        assert len(actions) == len(seats) >= 6 and set(seats) == {0, 1, 2}
+        choices = _choices_of_others(game, seat)
+        [weight] = model.weigher(game.view(seat))([list(game.hands)])
+        assert weight == pytest.approx(choices * math.log(0.7))
+
+
+def _choices_of_others(game: Game, seat: int) -> int:
+    """How many of the other seats' decisions this hand had more than one legal move."""
+    options = dataclasses.replace(game.options, first_leader=game.hand_leader)
+    replay = Game.new(game.players, options, seed=0, deals=[_dealt(game)])
+    choices = 0
+    for event in game.history[1:]:
+        if not isinstance(event, (Play, Pass, Take)):
+            continue
+        if replay.to_move != seat and len(replay.legal_actions()) > 1:
+            choices += 1
+        replay.apply_unchecked(event.action if not isinstance(event, Pass) else PASS_ACTION)
+    return choices
+
+
+def _dealt(game: Game) -> list[list[str]]:
+    deal = next(e for e in game.history if isinstance(e, Deal))
+    return [mask_text(hand).split() for hand in deal.hands]
+
+
+@pytest.mark.skipif(not prepare(), reason="the replay model needs numba (research extra)")
+def test_a_random_player_is_found_less_likely_than_a_heuristic_one() -> None:
+    """Against a seat that played at random, the true deal misses the heuristic's move."""
+    model = ReplayModel(miss=0.3)
+    hits = misses = 0
+    for seed in range(6):
+        game = _heuristic_hand(2, seed, random_seat=1)
+        seat = 0 if game.to_move == 0 else game.to_move
+        if seat != 0:
+            continue
+        [weight] = model.weigher(game.view(0))([list(game.hands)])
+        choices = _choices_of_others(game, 0)
+        if choices:
+            hits += 1
+            misses += weight < choices * math.log(0.7) - 1e-9
+    assert hits and misses == hits

@@ -14,8 +14,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from odin_cards.bots.compiled import prepare
 from odin_cards.bots.policy import FIRST, STYLE, Style, style_vector
-from odin_cards.bots.search import CURRENT, prepare, rollout, rollout_move, search
+from odin_cards.bots.search import CURRENT, rollout, rollout_move, search
 from odin_cards.rules import Game, HandEnd, Options
 from odin_cards.rules.cards import deck_mask
 from odin_cards.sim import HAVE_NUMBA, Batch, SimError

@@ -21,16 +21,18 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
+
+import numpy as np
 
 from ..rules import View
-from ..rules.actions import PLAY_BY_MASK
+from ..rules.actions import PASS_ACTION, PLAY_BY_MASK, TAKE_ACTIONS
 from ..rules.cards import mask_of, parse_card
 from ..rules.position import HandSampler
 from .hand import is_one_set
-from .policy import can_beat, hand_cost
+from .policy import STYLE, Style, can_beat, hand_cost
 
 LEAD_STEP, FOLLOW_STEP, PASS_STEP, TAKE_STEP = 0, 1, 2, 3
 """The kinds of :class:`Step`."""
@@ -78,6 +80,18 @@ def hand_steps(view: View) -> tuple[Step, ...]:
     return tuple(steps)
 
 
+Weigher = Callable[[Sequence[Sequence[int]]], list[float]]
+"""Log-weights (up to a constant) of deals: every seat's hand now, as bitmasks."""
+
+
+class DealModel(Protocol):
+    """How likely a deal makes what the other seats did this hand."""
+
+    def weigher(self, view: View) -> Weigher:
+        """A function weighing deals consistent with ``view`` (the seat to move's)."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class OpponentModel:
     """Hand-written likelihoods of an opponent's public actions given their hand.
@@ -94,6 +108,13 @@ class OpponentModel:
     """Probability of leading a single while holding a finishing lead."""
     lead_sharpness: float = 2.0
     """How strongly leads follow the heuristic's judgement (a softmax over hand costs)."""
+
+    def weigher(self, view: View) -> Weigher:
+        """Log-weights of deals in ``view``'s position (see :class:`DealModel`)."""
+        steps = hand_steps(view)
+        seat = view.seat
+        assert seat is not None
+        return lambda deals: [self.log_weight(deal, steps, seat) for deal in deals]
 
     def log_weight(self, hands: Sequence[int], steps: Sequence[Step], observer: int) -> float:
         """Log-probability of the other seats' ``steps`` if the deal now is ``hands``."""
@@ -152,18 +173,92 @@ class OpponentModel:
         return -sharp * (chosen - low) - math.log(norm)
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayModel:
+    """Each other seat chose the heuristic's move with probability ``1 - miss``, any other
+    legal move alike: the hand is replayed from each sampled deal and every choice of
+    the other seats compared with what the heuristic (judging as ``style``, from what
+    that seat could know then) would have played.
+
+    Sharper than :class:`OpponentModel`'s rules of thumb: every pass, lead, follow and
+    take counts, and passes are judged as the heuristic judges them (it passes when no
+    play improves its hand). The replay runs in the batch simulator's compiled kernels
+    (:meth:`odin_cards.sim.rollout.HeuristicPlayouts.replay_log_weights`, microseconds a
+    decision); until they are loaded, or without numba, ``fallback`` weighs the deals.
+    """
+
+    miss: float = 0.4
+    """Probability that a seat did not play the heuristic's move."""
+    style: Style = STYLE
+    fallback: OpponentModel = OpponentModel()
+
+    def weigher(self, view: View) -> Weigher:
+        from .compiled import prepare, vector
+
+        if not prepare(wait=False):
+            return self.fallback.weigher(view)
+        from ..rules import Game
+        from ..sim.rollout import HeuristicPlayouts
+
+        assert view.seat is not None
+        observer = view.seat
+        actions, seats = hand_actions(view)
+        leader = view.hand_leader
+        style = vector(self.style)
+        players = view.players
+
+        def weigh(deals: Sequence[Sequence[int]]) -> list[float]:
+            playouts = HeuristicPlayouts(Game.from_view(view, deals[0]), style)
+            table = np.zeros((len(deals), 6), np.int64)
+            table[:, :players] = deals
+            weights = playouts.replay_log_weights(
+                table, actions, seats, observer, leader, self.miss
+            )
+            return [float(w) for w in weights]
+
+        return weigh
+
+
+def hand_actions(view: View) -> tuple[list[int], list[int]]:
+    """The current hand's actions (engine ids) and the seat of each, in order."""
+    history = view.history
+    start = 0
+    for index in range(len(history) - 1, -1, -1):
+        if history[index].get("type") == "deal":
+            start = index
+            break
+    actions: list[int] = []
+    seats: list[int] = []
+    for event in history[start:]:
+        kind = event.get("type")
+        if kind == "play":
+            actions.append(PLAY_BY_MASK[mask_of(parse_card(c) for c in event["cards"])].id)
+        elif kind == "pass":
+            actions.append(PASS_ACTION.id)
+        elif kind == "take":
+            actions.append(TAKE_ACTIONS[parse_card(event["card"])].id)
+        else:
+            continue
+        seats.append(event["seat"])
+    return actions, seats
+
+
 MIN_POOL: Final = 16
 """The fewest deals a pool holds, whatever the time."""
 
 MODEL: Final = OpponentModel()
-"""The model the search uses."""
+"""The hand-written model."""
+REPLAY: Final = ReplayModel()
+"""The replay model, as the search uses it."""
+CHUNK: Final = 16
+"""Deals drawn and weighed at a time while the pool's time lasts."""
 
 
 def weighted_deals(
     view: View,
     rng: random.Random,
     count: int,
-    model: OpponentModel = MODEL,
+    model: DealModel = MODEL,
     sampler: HandSampler | None = None,
     until: float | None = None,
 ) -> tuple[list[list[int]], list[float]]:
@@ -175,13 +270,13 @@ def weighted_deals(
     """
     assert view.seat is not None
     sampler = sampler or HandSampler.of(view)
-    steps = hand_steps(view)
+    weigh = model.weigher(view)
     deals: list[list[int]] = []
     logs: list[float] = []
     while len(deals) < count:
-        deal = sampler.draw(rng)
-        deals.append(deal)
-        logs.append(model.log_weight(deal, steps, view.seat))
+        chunk = [sampler.draw(rng) for _ in range(min(CHUNK, count - len(deals)))]
+        deals.extend(chunk)
+        logs.extend(weigh(chunk))
         if until is not None and len(deals) >= MIN_POOL and time.perf_counter() >= until:
             break
     top = max(logs)
@@ -198,7 +293,7 @@ def true_deal_gain(
     true_hands: Sequence[int],
     rng: random.Random,
     samples: int = 200,
-    model: OpponentModel = MODEL,
+    model: DealModel = MODEL,
 ) -> float:
     """How much more probability (natural log) the model gives the true deal than uniform.
 
@@ -208,12 +303,13 @@ def true_deal_gain(
     uniform; positive, the model points towards the true hands.
     """
     assert view.seat is not None
-    steps = hand_steps(view)
     sampler = HandSampler.of(view)
-    logs = [model.log_weight(sampler.draw(rng), steps, view.seat) for _ in range(samples)]
+    weigh = model.weigher(view)
+    logs = weigh([sampler.draw(rng) for _ in range(samples)] + [list(true_hands)])
+    true = logs.pop()
     top = max(logs)
     mean = top + math.log(sum(math.exp(x - top) for x in logs) / samples)
-    return model.log_weight(true_hands, steps, view.seat) - mean
+    return true - mean
 
 
 __all__ = [
@@ -221,9 +317,13 @@ __all__ = [
     "LEAD_STEP",
     "MODEL",
     "PASS_STEP",
+    "REPLAY",
     "TAKE_STEP",
+    "DealModel",
     "OpponentModel",
+    "ReplayModel",
     "Step",
+    "hand_actions",
     "hand_steps",
     "true_deal_gain",
     "weighted_deals",

@@ -50,28 +50,24 @@ from __future__ import annotations
 
 import math
 import random
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Final
-
-import numpy as np
-import numpy.typing as npt
 
 from ..rules import Action, Game, HandEnd, View
 from ..rules.cards import deck_mask
 from ..rules.game import OVER
 from ..rules.position import HandSampler
 from .base import Bot, Budget
+from .compiled import prepare, vector
 from .heuristic import view_choice
-from .inference import MODEL, OpponentModel, weighted_deals
+from .inference import MODEL, DealModel, weighted_deals
 from .knowledge import Knowledge, others_of_mover
 from .learned import Decision, PolicyNet, shipped_policy
 from .network import ValueNet, shipped
 from .policy import FIRST as FIRST_STYLE
-from .policy import STYLE, Style, style_vector
+from .policy import STYLE, Style
 from .policy import choose as policy_choose
 
 EXPLORATION = 0.3
@@ -99,7 +95,7 @@ class Settings:
     """The heuristic of the rollouts and of the first expansion."""
     game_reward: bool
     """Reward the chance of winning the game (else: the hand's margin alone)."""
-    model: OpponentModel | None
+    model: DealModel | None
     """The opponent model weighting deals (``None``: uniform deals)."""
     sure_wins: bool
     """Always take a finishing lead or a play that empties the hand; break ties sensibly."""
@@ -369,7 +365,7 @@ class Playouts:
         if settings.compiled and prepare(wait=False):
             from ..sim.rollout import HeuristicPlayouts
 
-            self.compiled = HeuristicPlayouts(game, _vector(settings.style))
+            self.compiled = HeuristicPlayouts(game, vector(settings.style))
 
     def points(self, game: Game) -> tuple[int, ...]:
         """Each seat's points when the heuristic plays the searched hand out from ``game``
@@ -393,67 +389,6 @@ def _hand_end(game: Game) -> tuple[int, ...]:
         if isinstance(event, HandEnd):
             return event.points
     raise AssertionError("a hand ended without a hand end")
-
-
-class _Kernels:
-    """The compiled play-outs of this process: loaded once, in the background.
-
-    numba compiles the kernels the first time a machine runs them (tens of seconds)
-    and keeps them on disk; later processes load them in a fraction of a second. A
-    decision never waits for that: until they are ready the search plays its
-    rollouts with the engine (the same moves, so only the number of iterations
-    differs).
-    """
-
-    def __init__(self) -> None:
-        self.ready = threading.Event()
-        self._lock = threading.Lock()
-        self._loading: threading.Thread | None = None
-
-    def prepare(self, wait: bool) -> bool:
-        if self.ready.is_set():
-            return True
-        with self._lock:
-            if self._loading is None:
-                self._loading = threading.Thread(target=self._load, name="odin-kernels")
-                self._loading.daemon = True
-                self._loading.start()
-            loading = self._loading
-        if wait:
-            loading.join()
-        return self.ready.is_set()
-
-    def _load(self) -> None:
-        from ..sim import HAVE_NUMBA
-
-        if not HAVE_NUMBA:
-            return
-        from ..sim.rollout import HeuristicPlayouts
-
-        game = Game.new(players=2, seed=0)
-        playouts = HeuristicPlayouts(game, _vector(STYLE))
-        playouts.action(game)
-        playouts.points(game)
-        self.ready.set()
-
-
-_KERNELS: Final = _Kernels()
-
-
-def prepare(wait: bool = True) -> bool:
-    """Load the compiled play-outs (compiling them if this machine never has); say
-    whether they are ready. ``wait=False`` starts loading in the background and
-    answers at once. False without numba (``pip install "odin-cards[research]"``).
-
-    The arena and the server's bot workers call it before the first decision, so
-    that no decision is played with fewer iterations than the others.
-    """
-    return _KERNELS.prepare(wait)
-
-
-@cache
-def _vector(style: Style) -> npt.NDArray[np.float64]:
-    return style_vector(style)
 
 
 def _most_probable(
@@ -581,7 +516,6 @@ __all__ = [
     "game_rewards",
     "hand_rewards",
     "policy_rollout",
-    "prepare",
     "rollout",
     "rollout_move",
     "search",

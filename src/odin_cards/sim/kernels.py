@@ -907,6 +907,59 @@ def heuristic_choice(st: State, t: Tables, style: F64, leaf: I64, dealt: I64) ->
     return heuristic_action(st, 0, t, style, work)
 
 
+@jit
+def replay_log_weights(
+    st: State, t: Tables, style: F64, deals: I64, actions: I64, seats: I64, observer: int,
+    leader: int, miss: float, out: F64,
+) -> None:  # fmt: skip
+    """How likely each deal makes the other seats' choices in this hand, if each chose
+    the heuristic's move with probability ``1 - miss`` and any other legal move alike.
+
+    ``deals[d]`` is every seat's hand now; ``actions`` / ``seats`` are the hand's actions
+    in order (engine ids; ``leader`` led its first round). Each deal is undone to the
+    hand's start and the hand replayed in row 0 of ``st`` (its options set by the
+    caller); ``out[d]`` is the log-probability of the others' choices (forced moves
+    count nothing; the ``observer``'s own choices are not judged).
+    """
+    g, hands, hands_n, known, _, _, _ = st
+    work = np.empty(SCRATCH, np.int64)
+    buffer = np.empty(1024, np.int64)
+    dealt = np.empty(SEATS, np.int64)
+    hit = np.log(1.0 - miss)
+    for d in range(deals.shape[0]):
+        for seat in range(SEATS):
+            dealt[seat] = deals[d, seat]
+        for j in range(actions.shape[0] - 1, -1, -1):
+            action = actions[j]
+            if action >= 56:
+                dealt[seats[j]] |= t.mask[action]
+            elif action >= 1:
+                dealt[seats[j]] &= ~t.mask[action]
+        g[0, PHASE] = LEAD
+        g[0, TO_MOVE] = leader
+        g[0, TABLE] = -1
+        g[0, TABLE_PLAYER] = -1
+        g[0, BEATEN] = -1
+        g[0, PASSES] = 0
+        g[0, DISCARDS] = 0
+        for seat in range(SEATS):
+            hands[0, seat] = dealt[seat]
+            hands_n[0, seat] = number_mask(dealt[seat])
+            known[0, seat] = 0
+        total = 0.0
+        for j in range(actions.shape[0]):
+            action = actions[j]
+            if seats[j] != observer:
+                n = legal(st, 0, t, buffer)
+                if n > 1:
+                    if heuristic_action(st, 0, t, style, work) == action:
+                        total += hit
+                    else:
+                        total += np.log(miss / (n - 1))
+            apply(st, 0, action, t)
+        out[d] = total
+
+
 # ------------------------------------------------------- observations (sim/encode.py)
 
 

@@ -128,3 +128,34 @@ class HeuristicPlayouts:
         return ALL_ACTIONS[
             k.heuristic_choice(self.state, TABLES, self.style, self._leaf, self._dealt)
         ]
+
+    def replay_log_weights(
+        self,
+        deals: npt.NDArray[np.int64],
+        actions: Sequence[int],
+        seats: Sequence[int],
+        observer: int,
+        leader: int,
+        miss: float,
+    ) -> npt.NDArray[np.float64]:
+        """Per deal (``deals[d]``: every seat's hand now, in this position's hand), the
+        log-probability of the other seats' choices among the hand's ``actions`` (engine
+        ids, by ``seats``; ``leader`` led first) if each chose the heuristic's move with
+        probability ``1 - miss`` and any other legal move alike. The heuristic judges as
+        ``style``; ``observer``'s own choices are not judged."""
+        if not 0.0 < miss < 1.0:
+            raise SimError(f"miss is a probability between 0 and 1, not {miss!r}")
+        out = np.zeros(len(deals), np.float64)
+        k.replay_log_weights(
+            self.state,
+            TABLES,
+            self.style,
+            np.ascontiguousarray(deals, np.int64),
+            np.asarray(actions, np.int64),
+            np.asarray(seats, np.int64),
+            observer,
+            leader,
+            miss,
+            out,
+        )
+        return out
