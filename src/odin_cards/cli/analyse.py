@@ -51,6 +51,7 @@ def analyse_command(
     inaccuracy >= 0.75, mistake >= 1.5, blunder >= 3.
     """
     from ..analysis import analyse_game
+    from ..bots.compiled import prepare
     from ..rules import GameRecord, RecordError
 
     check_output(json_path, "--json", ".json" if json_path not in (None, STDOUT) else None)
@@ -68,6 +69,7 @@ def analyse_command(
         if sys.stderr.isatty():
             print(f"\ranalysing move {done}/{total}", end="", file=sys.stderr, flush=True)
 
+    prepare()  # with numba, wait for the compiled play-outs: the same verdicts, sooner
     analysis = analyse_game(record, iterations, seed, progress)
     if sys.stderr.isatty():
         print(file=sys.stderr)
