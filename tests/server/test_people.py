@@ -202,7 +202,7 @@ async def test_an_accounts_bots_are_near_its_rating_and_the_table_is_rated(
     assert filled.status_code == 200, filled.text
     assert server.app is not None
     table = server.app.state.hall.tables[filled.json()["table"]]
-    assert [s.bot for s in table.seats] == [None, "expert"]  # 862: the nearest level
+    assert [s.bot for s in table.seats] == [None, "expert"]  # 740: the nearest level
     assert table.settings["rated"] is True
     chosen = await queue(ann)
     await clock.advance(20)

@@ -128,12 +128,27 @@ def test_a_bot_takes_part_with_its_fixed_rating_and_is_not_changed() -> None:
 
 
 def test_bot_reference_ratings_follow_the_ladder() -> None:
-    ladder = {"random": 0, "heuristic": 470, "search-v1": 636, "search": 671, "expert": 862}
+    ladder = {
+        "random": 0,
+        "heuristic": 470,
+        "network": 528,
+        "search-net": 592,
+        "search-v1": 631,
+        "search": 694,
+        "expert": 740,
+    }
     for level, elo in ladder.items():
         assert abs(BOT_RATINGS[level].points - elo) <= 1, level
     assert [BOT_RATINGS[level].mu for level in ladder] == sorted(
         BOT_RATINGS[level].mu for level in ladder
     )
+
+
+def test_every_odin_bot_level_has_a_reference_rating() -> None:
+    """Else a rated table with that bot ends unrated (``network`` and ``search-net`` did)."""
+    from odin_cards.bots import LEVELS
+
+    assert set(BOT_RATINGS) == set(LEVELS)
 
 
 def test_places_from_scores_fewest_points_first_with_ties() -> None:

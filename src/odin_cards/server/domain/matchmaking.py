@@ -94,7 +94,7 @@ class Rules:
     """Seconds without a poll after which a ticket expires (its page went away)."""
     window_base: float = 100.0
     """Rating difference accepted at once, in rating points (``docs/ratings.md``: a new
-    person has 470, the expert bot 862)."""
+    person has 470, the expert bot 740)."""
     window_growth: float = 10.0
     """Rating points added to the window each second of waiting."""
     window_max: float = 1000.0
