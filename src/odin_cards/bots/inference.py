@@ -23,7 +23,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 import numpy as np
 
@@ -52,18 +52,21 @@ class Step:
     """For a pass: the value of the set on the table."""
 
 
-def hand_steps(view: View) -> tuple[Step, ...]:
-    """The public actions of the current hand in order (plays, passes, takes)."""
+def _this_hand(view: View) -> tuple[dict[str, Any], ...]:
+    """The view's events since the current hand's deal."""
     history = view.history
-    start = 0
     for index in range(len(history) - 1, -1, -1):
         if history[index].get("type") == "deal":
-            start = index
-            break
+            return history[index:]
+    return history
+
+
+def hand_steps(view: View) -> tuple[Step, ...]:
+    """The public actions of the current hand in order (plays, passes, takes)."""
     steps: list[Step] = []
     table_size = 0
     table_value = 0
-    for event in history[start:]:
+    for event in _this_hand(view):
         kind = event.get("type")
         if kind == "round":
             table_size = 0
@@ -221,15 +224,9 @@ class ReplayModel:
 
 def hand_actions(view: View) -> tuple[list[int], list[int]]:
     """The current hand's actions (engine ids) and the seat of each, in order."""
-    history = view.history
-    start = 0
-    for index in range(len(history) - 1, -1, -1):
-        if history[index].get("type") == "deal":
-            start = index
-            break
     actions: list[int] = []
     seats: list[int] = []
-    for event in history[start:]:
+    for event in _this_hand(view):
         kind = event.get("type")
         if kind == "play":
             actions.append(PLAY_BY_MASK[mask_of(parse_card(c) for c in event["cards"])].id)

@@ -539,7 +539,9 @@ DANGER_SIZE: Final = 2
 """As :data:`odin_cards.bots.policy.DANGER_SIZE`."""
 NEVER: Final = 10**10
 """As :data:`odin_cards.bots.policy.NEVER`: a threshold no set reaches."""
-SCRATCH: Final = 1024 + 1024 + 64
+ORS: Final = 64 + 6
+"""Length of :func:`min_sets`'s work array."""
+SCRATCH: Final = 1024 + 1024 + ORS
 """Length of the work array a heuristic decision needs (:func:`heuristic_action`)."""
 
 
@@ -547,26 +549,15 @@ SCRATCH: Final = 1024 + 1024 + 64
 def min_sets(hand: int, ors: I64, t: Tables) -> int:
     """:func:`odin_cards.bots.hand.min_sets`: the fewest sets the hand splits into.
 
-    ``ors`` is a work array of 64 entries (the numbers of each subset of colours).
+    ``ors`` is a work array of :data:`ORS` entries: the numbers of each subset of the
+    hand's colours, then (from entry 64) the rows of those colours.
     """
     goat = hand & GOAT_BIT
-    r0 = r1 = r2 = r3 = r4 = r5 = 0
     count = 0
     for colour in range(6):
         row = (hand >> (9 * colour)) & 511
         if row:
-            if count == 0:
-                r0 = row
-            elif count == 1:
-                r1 = row
-            elif count == 2:
-                r2 = row
-            elif count == 3:
-                r3 = row
-            elif count == 4:
-                r4 = row
-            else:
-                r5 = row
+            ors[64 + count] = row
             count += 1
     if count == 0:
         return 1 if goat else 0
@@ -575,19 +566,7 @@ def min_sets(hand: int, ors: I64, t: Tables) -> int:
     ors[0] = 0
     for sub in range(1, 1 << count):
         low = sub & -sub
-        index = t.popcount9[low - 1]
-        if index == 0:
-            row = r0
-        elif index == 1:
-            row = r1
-        elif index == 2:
-            row = r2
-        elif index == 3:
-            row = r3
-        elif index == 4:
-            row = r4
-        else:
-            row = r5
+        row = ors[64 + t.popcount9[low - 1]]
         numbers = ors[sub ^ low] | row
         ors[sub] = numbers
         cost = t.popcount9[full ^ sub] + t.popcount9[numbers]
@@ -737,7 +716,7 @@ def heuristic_action(st: State, i: int, t: Tables, style: F64, work: I64) -> int
     g, hands, _, _, _, _, _ = st
     ids = work[:1024]
     keys = work[1024:2048]
-    ors = work[2048:2112]
+    ors = work[2048 : 2048 + ORS]
     phase = g[i, PHASE]
     seat = g[i, TO_MOVE]
     players = g[i, PLAYERS]
