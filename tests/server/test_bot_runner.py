@@ -372,6 +372,20 @@ async def test_a_failing_dying_or_hanging_worker_gets_a_stand_in(
     assert _gone(hung_pid)  # close() kills a busy worker
 
 
+async def test_close_waits_for_the_idle_workers_to_exit() -> None:
+    """A stopping server leaves no worker behind: else the workers' queues outlive it and
+    multiprocessing warns of leaked semaphores at its exit."""
+    runner = ProcessBotRunner(1)
+    try:
+        await asyncio.wait_for(runner.started(), 60)
+        pids = runner.pids
+        quick = request("h", "heuristic")
+        assert legal(quick, await asyncio.wait_for(runner.move(quick), 10))
+    finally:
+        runner.close()
+    assert [pid for pid in pids if Path(f"/proc/{pid}").exists()] == []
+
+
 def test_a_bot_that_raises_is_answered_by_a_random_move() -> None:
     req = request("t", "no such level", moves=3)
     move = choose(turn_of(req), Budget(), 5)

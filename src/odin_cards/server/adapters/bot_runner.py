@@ -252,7 +252,11 @@ class ProcessBotRunner:
                 if slot.job is not None:
                     slot.job.answer.cancel()
                     self._kill(slot)
-                slot.executor.shutdown(wait=False, cancel_futures=True)
+                # A worker process is idle or killed by now, so waiting for it is short;
+                # without the wait its queues' semaphores outlive the server and
+                # multiprocessing warns of leaked semaphores at exit. A thread cannot be
+                # stopped: it is not waited for.
+                slot.executor.shutdown(wait=self.processes, cancel_futures=True)
 
     # ------------------------------------------------------------------ scheduling
 
