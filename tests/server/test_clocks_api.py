@@ -42,6 +42,14 @@ async def clock_where(client: Client, check: Any) -> dict[str, Any]:
     return clock
 
 
+async def seen_online(client: Client, seat: int) -> None:
+    """Wait until the table's owner has told ``client`` that ``seat`` is online (with two
+    processes, a seat connected to the other one arrives there a moment later)."""
+    shown = [m["seats"] for m in client.received if m["type"] == "presence"]
+    if not shown or shown[-1][seat] != "online":
+        await client.until(lambda m: m["type"] == "presence" and m["seats"][seat] == "online")
+
+
 async def test_a_clock_is_chosen_at_creation_and_shown(server: Server) -> None:
     async with server.http() as http:
         fast = await create(http, 2, {"kind": "realtime", "preset": "fast"})
@@ -93,6 +101,7 @@ async def test_the_vote_hands_an_absent_seat_to_a_bot(server: Server) -> None:
         table_id, tokens = await seated(server, http, 3)
         ann = await open_client(server, table_id, tokens[0])
         bob = await open_client(server, table_id, tokens[1])
+        await seen_online(ann, 1)  # before the owner knows Bob is here, he is not
         for token, seat, status, code in (
             (tokens[0], 1, 409, "bad_vote"),  # Bob is here
             (tokens[0], 9, 404, "no_seat"),
