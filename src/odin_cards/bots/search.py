@@ -127,6 +127,14 @@ class Settings:
     """Play heuristic rollouts in the batch simulator's compiled kernels when numba is
     installed (:class:`odin_cards.sim.rollout.HeuristicPlayouts`): the same play-outs
     move for move, about twenty times faster, so more iterations in the same time."""
+    exploration: float = EXPLORATION
+    """The UCB exploration constant (measurement setting, issue #13)."""
+    widening: float = WIDENING
+    """Progressive widening: a node below the root adds a move while it has fewer tried
+    moves than ``widening * sqrt(visits)`` (measurement setting, issue #13)."""
+    opponents: float = 0.0
+    """At another seat's node, the chance that it plays the heuristic's move (from its
+    sampled hand) instead of choosing by UCB (measurement setting, issue #13)."""
 
 
 FIRST: Final = Settings(style=FIRST_STYLE, game_reward=False, model=None, sure_wins=False)
@@ -284,12 +292,33 @@ def _iterate(
         playouts = Playouts(game, deck, hand_number, settings)
     node = root
     path = []
+    me = game.to_move
     net = None
     if settings.policy_expand or settings.policy_rollout:
         net = settings.policy if settings.policy is not None else shipped_policy()
     while game.phase != OVER and game.hand_number == hand_number:
         legal = game.legal_actions()
         children = node.children
+        if (
+            settings.opponents > 0
+            and game.to_move != me
+            and len(legal) > 1
+            and rng.random() < settings.opponents
+        ):
+            action = playouts.move(game, legal)
+            for other in legal:
+                if other.id in children:
+                    children[other.id].avail += 1
+            child = children.get(action.id)
+            if child is None:  # expand it, as below
+                child = children[action.id] = _Node(game.to_move)
+                game.apply_unchecked(action)
+                path.append(child)
+                break
+            node = child
+            game.apply_unchecked(action)
+            path.append(node)
+            continue
         untried = []
         tried = []
         for action in legal:
@@ -300,7 +329,7 @@ def _iterate(
                 child.avail += 1
                 tried.append(action)
         if untried and (
-            node is root or not tried or len(tried) < WIDENING * math.sqrt(node.visits)
+            node is root or not tried or len(tried) < settings.widening * math.sqrt(node.visits)
         ):
             if node is root and priors is not None:
                 action = max(untried, key=lambda a: priors.get(a.id, 0.0))
@@ -319,7 +348,7 @@ def _iterate(
         puct = settings.prior * math.sqrt(node.visits) if node is root and priors else 0.0
         for action in tried:
             child = children[action.id]
-            score = child.total / child.visits + EXPLORATION * math.sqrt(
+            score = child.total / child.visits + settings.exploration * math.sqrt(
                 math.log(child.avail) / child.visits
             )
             if puct:
