@@ -54,12 +54,41 @@ def unit_settings() -> dict[str, list[str]]:
 
 
 def environment_file() -> dict[str, str]:
+    """The file's settings as systemd reads them (a value's enclosing quotes removed)."""
     values = {}
     for line in ENV.read_text().splitlines():
         if line.strip() and not line.lstrip().startswith("#"):
             key, _, value = line.partition("=")
-            values[key.strip()] = value.strip()
+            value = value.strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            values[key.strip()] = value
     return values
+
+
+def test_a_shell_reads_the_environment_file_as_systemd_does() -> None:
+    """An operator sources it (``set -a; . /etc/odin/odin.env``) to run ``odin`` by hand
+    with the servers' settings: every value must come out as systemd reads it."""
+    shell = subprocess.run(
+        ["sh", "-c", 'set -a; . "$0"; env -0', str(ENV)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+    )
+    assert shell.returncode == 0 and shell.stderr == "", shell.stderr
+    sourced = dict(item.partition("=")[::2] for item in shell.stdout.split("\0") if item)
+    expected = environment_file()
+    assert {key: sourced.get(key) for key in expected} == expected
+
+
+def test_numba_caches_its_kernels_in_the_state_directory() -> None:
+    """The package directory is read-only under the hardening and there is no home: without
+    a cache directory numba could not keep the bots' compiled kernels."""
+    settings = unit_settings()
+    assert "NUMBA_CACHE_DIR=/var/lib/odin/numba" in settings["Environment"]
+    assert settings["ReadWritePaths"] == ["/var/lib/odin"]
 
 
 def expand(command: str, instance: str, env: dict[str, str]) -> list[str]:
