@@ -156,6 +156,10 @@ def test_the_units_command_serves_and_stops_on_sigterm(database: str, tmp_path: 
     env = environment_file()
     env.update(ODIN_DATABASE_URL=database, ODIN_REDIS_URL=REDIS_URL)
     del env["PGPASSWORD"]  # the test database trusts loopback
+    # Its own Redis namespace: under the default one, processes of other tests or of a
+    # server on this machine would count as its cluster (and could get its tables).
+    prefix = f"odin-deploy-unit-{secrets.token_hex(6)}:"
+    env["ODIN_OPTIONS"] += f" --redis-prefix {prefix}"
     port = free_port()
     [exec_start] = unit_settings()["ExecStart"]
     command = expand(exec_start, str(port), env)
@@ -179,6 +183,7 @@ def test_the_units_command_serves_and_stops_on_sigterm(database: str, tmp_path: 
         assert "Application shutdown complete." in server.output()
     finally:
         server.stop()
+        drop_redis_keys(prefix)
 
 
 DEPLOY_DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
