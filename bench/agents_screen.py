@@ -93,3 +93,7 @@ class Determinized(s.SearchBot):
                 total.visits += child.visits
                 total.total += child.total
         return s.best_child(summed, legal, view_choice(view, legal, settings.style))
+Buckets2 = _agent(buckets=2)
+Buckets3 = _agent(buckets=3)
+"""The other seat's statistics kept apart by how good its sampled hand is (two or three
+classes): a coarse multiple-observer tree, the other seat choosing as its hand allows."""

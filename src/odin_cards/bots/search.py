@@ -70,7 +70,7 @@ from .knowledge import Knowledge, others_of_mover
 from .learned import Decision, PolicyNet, shipped_policy
 from .network import ValueNet, shipped
 from .policy import FIRST as FIRST_STYLE
-from .policy import STYLE, Style
+from .policy import STYLE, Style, hand_cost
 from .policy import choose as policy_choose
 
 EXPLORATION = 0.3
@@ -135,6 +135,10 @@ class Settings:
     opponents: float = 0.0
     """At another seat's node, the chance that it plays the heuristic's move (from its
     sampled hand) instead of choosing by UCB (measurement setting, issue #13)."""
+    buckets: int = 0
+    """With 2 or 3: another seat's statistics are kept apart by how good its sampled hand
+    is (the heuristic's cost of the hand against the median of hands of its size), so its
+    choices in the tree depend on its hand (measurement setting, issue #13)."""
 
 
 FIRST: Final = Settings(style=FIRST_STYLE, game_reward=False, model=None, sure_wins=False)
@@ -319,10 +323,13 @@ def _iterate(
             game.apply_unchecked(action)
             path.append(node)
             continue
+        shift = 0
+        if settings.buckets and game.to_move != me:
+            shift = 1 + _bucket(game.hands[game.to_move], settings.buckets)
         untried = []
         tried = []
         for action in legal:
-            child = children.get(action.id)
+            child = children.get(action.id * 4 + shift if shift else action.id)
             if child is None:
                 untried.append(action)
             else:
@@ -339,7 +346,7 @@ def _iterate(
                 first = playouts.move(game, legal)
                 action = first if first in untried else untried[rng.randrange(len(untried))]
             child = _Node(game.to_move)
-            children[action.id] = child
+            children[action.id * 4 + shift if shift else action.id] = child
             game.apply_unchecked(action)
             path.append(child)
             break
@@ -347,7 +354,7 @@ def _iterate(
         best_action = tried[0]
         puct = settings.prior * math.sqrt(node.visits) if node is root and priors else 0.0
         for action in tried:
-            child = children[action.id]
+            child = children[action.id * 4 + shift if shift else action.id]
             score = child.total / child.visits + settings.exploration * math.sqrt(
                 math.log(child.avail) / child.visits
             )
@@ -356,7 +363,7 @@ def _iterate(
                 score += puct * priors.get(action.id, 0.0) / (1 + child.visits)
             if score > best_score:
                 best_score, best_action = score, action
-        node = children[best_action.id]
+        node = children[best_action.id * 4 + shift if shift else best_action.id]
         game.apply_unchecked(best_action)
         path.append(node)
     if settings.learned and settings.mix > 0:
@@ -379,6 +386,15 @@ def _iterate(
     for node in path:
         node.visits += 1
         node.total += rewards[node.mover]
+
+
+def _bucket(hand: int, buckets: int) -> int:
+    """0 (good), 1 or 2 (bad): the hand's cost against hands of its size (measurements)."""
+    size = hand.bit_count()
+    excess = hand_cost(hand) - (0.75 * size + 1.0)
+    if buckets == 2:
+        return 0 if excess < 0 else 1
+    return 0 if excess < -0.5 else (1 if excess < 0.5 else 2)
 
 
 class Playouts:
