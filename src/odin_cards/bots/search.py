@@ -70,7 +70,7 @@ from .knowledge import Knowledge, others_of_mover
 from .learned import Decision, PolicyNet, shipped_policy
 from .network import ValueNet, shipped
 from .policy import FIRST as FIRST_STYLE
-from .policy import STYLE, Style, hand_cost
+from .policy import STYLE, Style
 from .policy import choose as policy_choose
 
 EXPLORATION = 0.3
@@ -127,18 +127,6 @@ class Settings:
     """Play heuristic rollouts in the batch simulator's compiled kernels when numba is
     installed (:class:`odin_cards.sim.rollout.HeuristicPlayouts`): the same play-outs
     move for move, about twenty times faster, so more iterations in the same time."""
-    exploration: float = EXPLORATION
-    """The UCB exploration constant (measurement setting, issue #13)."""
-    widening: float = WIDENING
-    """Progressive widening: a node below the root adds a move while it has fewer tried
-    moves than ``widening * sqrt(visits)`` (measurement setting, issue #13)."""
-    opponents: float = 0.0
-    """At another seat's node, the chance that it plays the heuristic's move (from its
-    sampled hand) instead of choosing by UCB (measurement setting, issue #13)."""
-    buckets: int = 0
-    """With 2 or 3: another seat's statistics are kept apart by how good its sampled hand
-    is (the heuristic's cost of the hand against the median of hands of its size), so its
-    choices in the tree depend on its hand (measurement setting, issue #13)."""
 
 
 FIRST: Final = Settings(style=FIRST_STYLE, game_reward=False, model=None, sure_wins=False)
@@ -296,47 +284,23 @@ def _iterate(
         playouts = Playouts(game, deck, hand_number, settings)
     node = root
     path = []
-    me = game.to_move
     net = None
     if settings.policy_expand or settings.policy_rollout:
         net = settings.policy if settings.policy is not None else shipped_policy()
     while game.phase != OVER and game.hand_number == hand_number:
         legal = game.legal_actions()
         children = node.children
-        if (
-            settings.opponents > 0
-            and game.to_move != me
-            and len(legal) > 1
-            and rng.random() < settings.opponents
-        ):
-            action = playouts.move(game, legal)
-            for other in legal:
-                if other.id in children:
-                    children[other.id].avail += 1
-            child = children.get(action.id)
-            if child is None:  # expand it, as below
-                child = children[action.id] = _Node(game.to_move)
-                game.apply_unchecked(action)
-                path.append(child)
-                break
-            node = child
-            game.apply_unchecked(action)
-            path.append(node)
-            continue
-        shift = 0
-        if settings.buckets and game.to_move != me:
-            shift = 1 + _bucket(game.hands[game.to_move], settings.buckets)
         untried = []
         tried = []
         for action in legal:
-            child = children.get(action.id * 4 + shift if shift else action.id)
+            child = children.get(action.id)
             if child is None:
                 untried.append(action)
             else:
                 child.avail += 1
                 tried.append(action)
         if untried and (
-            node is root or not tried or len(tried) < settings.widening * math.sqrt(node.visits)
+            node is root or not tried or len(tried) < WIDENING * math.sqrt(node.visits)
         ):
             if node is root and priors is not None:
                 action = max(untried, key=lambda a: priors.get(a.id, 0.0))
@@ -346,7 +310,7 @@ def _iterate(
                 first = playouts.move(game, legal)
                 action = first if first in untried else untried[rng.randrange(len(untried))]
             child = _Node(game.to_move)
-            children[action.id * 4 + shift if shift else action.id] = child
+            children[action.id] = child
             game.apply_unchecked(action)
             path.append(child)
             break
@@ -354,8 +318,8 @@ def _iterate(
         best_action = tried[0]
         puct = settings.prior * math.sqrt(node.visits) if node is root and priors else 0.0
         for action in tried:
-            child = children[action.id * 4 + shift if shift else action.id]
-            score = child.total / child.visits + settings.exploration * math.sqrt(
+            child = children[action.id]
+            score = child.total / child.visits + EXPLORATION * math.sqrt(
                 math.log(child.avail) / child.visits
             )
             if puct:
@@ -363,7 +327,7 @@ def _iterate(
                 score += puct * priors.get(action.id, 0.0) / (1 + child.visits)
             if score > best_score:
                 best_score, best_action = score, action
-        node = children[best_action.id * 4 + shift if shift else best_action.id]
+        node = children[best_action.id]
         game.apply_unchecked(best_action)
         path.append(node)
     if settings.learned and settings.mix > 0:
@@ -386,15 +350,6 @@ def _iterate(
     for node in path:
         node.visits += 1
         node.total += rewards[node.mover]
-
-
-def _bucket(hand: int, buckets: int) -> int:
-    """0 (good), 1 or 2 (bad): the hand's cost against hands of its size (measurements)."""
-    size = hand.bit_count()
-    excess = hand_cost(hand) - (0.75 * size + 1.0)
-    if buckets == 2:
-        return 0 if excess < 0 else 1
-    return 0 if excess < -0.5 else (1 if excess < 0.5 else 2)
 
 
 class Playouts:
