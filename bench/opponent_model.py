@@ -6,6 +6,7 @@ Usage (from the repository root)::
     .venv/bin/python bench/opponent_model.py --players 4 --games 60
     .venv/bin/python bench/opponent_model.py --players 2 --games 40 --model replay --miss 0.5
     .venv/bin/python bench/opponent_model.py --players 2 --games 40 --level search-v1
+    .venv/bin/python bench/opponent_model.py --players 2 --games 40 --level search-v1 --model policy
 
 One-hand games are played by a bot level (default: the heuristic) on seeds that the
 model's figures were not chosen on (``holdout:N``); at every third decision the seat
@@ -14,7 +15,9 @@ the log-probability (natural log) the model gives the true deal over what the
 uniform sampler gives it. The mean over positions is printed with a 95% interval
 (positions of one game are correlated: the interval is a rough guide), and as a
 factor: e^gain times the uniform probability. ``--model replay`` measures the replay
-model (:class:`odin_cards.bots.inference.ReplayModel`) instead of the rules of thumb.
+model (:class:`odin_cards.bots.inference.ReplayModel`) instead of the rules of thumb;
+``--model policy`` the learned policy (``PolicyModel`` in ``bench/agents_search.py``, with
+``--miss`` its floor).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import argparse
 import math
 import random
 import statistics
+
+from agents_search import PolicyModel
 
 from odin_cards.bots import LEVELS, Budget, ask, make_bot
 from odin_cards.bots.compiled import prepare
@@ -39,17 +44,24 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=100, help="uniform deals per position")
     parser.add_argument(
         "--model",
-        choices=["rules", "replay"],
+        choices=["rules", "replay", "policy"],
         default="rules",
-        help="the hand-written rules of thumb (OpponentModel) or the heuristic's replay",
+        help="the hand-written rules of thumb (OpponentModel), the heuristic's replay, or the"
+        " learned policy",
     )
-    parser.add_argument("--miss", type=float, default=0.5, help="the replay model's miss")
+    parser.add_argument(
+        "--miss", type=float, default=0.5, help="the replay model's miss; the policy's floor"
+    )
     args = parser.parse_args()
     budget = LEVELS[args.level].budget
     if budget != Budget():
         budget = Budget(iterations=args.iterations)
     rng = random.Random(3)
-    model: DealModel = MODEL if args.model == "rules" else ReplayModel(miss=args.miss)
+    model: DealModel = MODEL
+    if args.model == "replay":
+        model = ReplayModel(miss=args.miss)
+    elif args.model == "policy":
+        model = PolicyModel(floor=args.miss)
     if args.model == "replay" and not prepare():
         parser.error("the replay model needs the compiled kernels (numba)")
     gains = []
@@ -68,7 +80,7 @@ def main() -> None:
     half = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains))
     print(
         f"{args.players} players, {args.level}, {args.model} model"
-        f"{f' (miss {args.miss})' if args.model == 'replay' else ''}, {args.games} games,"
+        f"{f' (miss {args.miss})' if args.model != 'rules' else ''}, {args.games} games,"
         f" {len(gains)} positions:"
         f" mean gain {mean:.3f} nats ({mean - half:.3f} to {mean + half:.3f}),"
         f" the true deal {math.exp(mean):.2f} times as likely as under the uniform sampler"
