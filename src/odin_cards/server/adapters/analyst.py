@@ -21,6 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ...analysis.worker import analyse, lower_priority
+from ...bot_worker import warm
 
 
 class WorkerAnalyst:
@@ -48,7 +49,7 @@ class WorkerAnalyst:
             loop = asyncio.get_running_loop()
             try:
                 if self._pid is None:
-                    self._pid = await loop.run_in_executor(executor, os.getpid)
+                    self._pid = await loop.run_in_executor(executor, warm)
                 return await loop.run_in_executor(executor, analyse, record, iterations)
             except BrokenProcessPool:
                 self._executor = self._pid = None  # the next analysis starts a fresh worker
