@@ -17,14 +17,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from odin_cards.bots.inference import (
-    PASS_STEP,
-    TAKE_STEP,
-    ReplayModel,
-    Weigher,
-    hand_actions,
-    hand_steps,
-)
+from odin_cards.bots.inference import ReplayModel, Weigher, dealt, hand_actions, hand_steps
 from odin_cards.bots.learned import Decision, PolicyNet, shipped_policy
 from odin_cards.bots.search import CURRENT, SearchBot
 from odin_cards.rules import Game, View
@@ -90,12 +83,7 @@ class PolicyModel:
         def weigh(deals: Sequence[Sequence[int]]) -> list[float]:
             weights = []
             for deal in deals:
-                hands = list(deal)
-                for step in reversed(steps):  # undo the hand to its deal
-                    if step.kind == TAKE_STEP:
-                        hands[step.seat] &= ~step.mask
-                    elif step.kind != PASS_STEP:
-                        hands[step.seat] |= step.mask
+                hands = dealt(deal, steps)
                 sizes = tuple(hand.bit_count() for hand in hands)
                 game = Game.from_view(replace(start, hand_sizes=sizes), hands)
                 total = 0.0

@@ -83,6 +83,18 @@ def hand_steps(view: View) -> tuple[Step, ...]:
     return tuple(steps)
 
 
+def dealt(hands: Sequence[int], steps: Sequence[Step]) -> list[int]:
+    """Every seat's hand as dealt, from its hand now (bitmasks) and the hand's ``steps``:
+    the plays and takes undone."""
+    current = list(hands)
+    for step in reversed(steps):
+        if step.kind == TAKE_STEP:
+            current[step.seat] &= ~step.mask
+        else:  # a pass has no cards: nothing to undo
+            current[step.seat] |= step.mask
+    return current
+
+
 Weigher = Callable[[Sequence[Sequence[int]]], list[float]]
 """Log-weights (up to a constant) of deals: every seat's hand now, as bitmasks."""
 
@@ -121,12 +133,7 @@ class OpponentModel:
 
     def log_weight(self, hands: Sequence[int], steps: Sequence[Step], observer: int) -> float:
         """Log-probability of the other seats' ``steps`` if the deal now is ``hands``."""
-        current = list(hands)
-        for step in reversed(steps):  # undo the hand to its deal
-            if step.kind == TAKE_STEP:
-                current[step.seat] &= ~step.mask
-            else:
-                current[step.seat] |= step.mask
+        current = dealt(hands, steps)
         total = 0.0
         for step in steps:
             seat = step.seat
@@ -320,6 +327,7 @@ __all__ = [
     "OpponentModel",
     "ReplayModel",
     "Step",
+    "dealt",
     "hand_actions",
     "hand_steps",
     "true_deal_gain",
