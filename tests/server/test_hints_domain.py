@@ -34,14 +34,14 @@ class GatedRunner:
         pass
 
 
-def playing_table(hints: bool) -> LiveTable:
+def playing_table(hints: bool, rated: bool = False) -> LiveTable:
     setup = rules_of("odin").check_setup(2, {})
     record = new_record("hintable", "odin", 2, setup, 7, {}, datetime.now(UTC))
     for seat in record.seats:
         seat.name = f"P{seat.seat}"
         seat.token_hash = hash_token(f"token-{seat.seat}")
     record.status = "playing"
-    record.settings = {"hints": hints}
+    record.settings = {"hints": hints, "rated": rated}
     return LiveTable(record)
 
 
@@ -105,3 +105,21 @@ def test_anything_else_is_refused(value: object) -> None:
     with pytest.raises(DomainError) as refused:
         hints_setting(value)
     assert refused.value.code == "bad_options"
+
+
+def test_a_rated_table_is_refused_hints_and_an_unrated_one_may_have_them() -> None:
+    with pytest.raises(DomainError) as refused:
+        hints_setting(True, rated=True)
+    assert refused.value.code == "bad_options"
+    assert hints_setting(False, rated=True) is False
+    assert hints_setting(None, rated=True) is False
+    assert hints_setting(True, rated=False) is True
+
+
+async def test_no_hint_at_a_rated_table_whatever_its_settings_say() -> None:
+    """A stored table that somehow says both (written before the rule) still gives none."""
+    runner = GatedRunner()
+    table = playing_table(True, rated=True)
+    with pytest.raises(DomainError) as refused:
+        await TableHints(runner).hint(table, f"token-{table.game.current_player}")
+    assert refused.value.code == "hints_off" and not runner.asked

@@ -143,6 +143,8 @@ async def test_only_rated_tables_change_ratings_and_guests_cannot_play_them(serv
         await sign_up(ann, "Ann"), await sign_up(bo, "Bob")
         refused = await guest.post("/api/tables", json={"players": 2, "rated": True})
         assert refused.status_code == 401 and refused.json()["error"] == "login_required"
+        hinted = await ann.post("/api/tables", json={"players": 2, "rated": True, "hints": True})
+        assert hinted.status_code == 422 and hinted.json()["error"] == "bad_options"
         table_id = await rated_table(ann, 2)
         seat = await guest.post(f"/api/tables/{table_id}/seats/1", json={"name": "Guest"})
         assert seat.status_code == 401

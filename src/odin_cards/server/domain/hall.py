@@ -424,8 +424,8 @@ class Hall:
         chosen["chat"] = chat_settings(chosen.get("chat"))
         chosen["clock"] = normalize(chosen.get("clock"))
         chosen["visibility"] = visibility(chosen.get("visibility"))
-        chosen["hints"] = hints_setting(chosen.get("hints"))
         chosen["rated"] = rated_setting(chosen.get("rated"), game, players - len(bots))
+        chosen["hints"] = hints_setting(chosen.get("hints"), chosen["rated"])
         if len(bots) < players:
             waiting = sum(1 for t in self.tables.values() if t.status == "waiting")
             if waiting >= self.settings.max_waiting_tables:

@@ -18,6 +18,7 @@ from typing import Any
 from ...bots.registry import bot_levels
 from .errors import DomainError
 from .ports import BotRequest, BotRunner
+from .ratings import is_rated
 from .table import LiveTable
 
 KEPT = 1_000
@@ -28,13 +29,16 @@ QUEUE_SUFFIX = "~hint"
 table's bot moves (a hint must not cancel a bot's move, nor a bot's move a hint)."""
 
 
-def hints_setting(value: Any) -> bool:
+def hints_setting(value: Any, rated: bool = False) -> bool:
     """The normalized ``settings["hints"]`` of a new table (absent: off), or
-    ``bad_options``."""
+    ``bad_options``. A rated table never gives hints: a rating must measure the player,
+    not the strongest bot whispering to them."""
     if value is None:
         return False
     if not isinstance(value, bool):
         raise DomainError("bad_options", "hints is true or false")
+    if value and rated:
+        raise DomainError("bad_options", "a rated table gives no hints")
     return value
 
 
@@ -49,7 +53,7 @@ class TableHints:
     async def hint(self, table: LiveTable, token: str) -> dict[str, Any]:
         """``{"seat", "version", "level", "action"}``: the move the strongest level would
         make for the token's seat, which must be the seat to move at a table with hints."""
-        if not table.settings.get("hints"):
+        if not table.settings.get("hints") or is_rated(table.settings):
             raise DomainError("hints_off", "this table was created without hints")
         seat = table.seat_of(token)
         if seat is None:

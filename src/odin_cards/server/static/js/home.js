@@ -155,10 +155,17 @@ function renderForm() {
   const chatSpectators = h("input", { type: "checkbox", id: "chat-spectators", checked: form.chatSpectators });
   chatSpectators.addEventListener("change", () => (form.chatSpectators = chatSpectators.checked));
   const hints = h("input", { type: "checkbox", id: "hints", checked: form.hints, "data-testid": "hints-option" });
-  hints.addEventListener("change", () => (form.hints = hints.checked));
+  // A rated table never gives hints: ticking one of the two unticks the other.
+  hints.addEventListener("change", () => {
+    form.hints = hints.checked;
+    if (form.hints && form.rated) (form.rated = false), renderForm();
+  });
 
   const rated = h("input", { type: "checkbox", id: "rated", checked: form.rated, "data-testid": "rated-option" });
-  rated.addEventListener("change", () => (form.rated = rated.checked));
+  rated.addEventListener("change", () => {
+    form.rated = rated.checked;
+    if (form.rated && form.hints) (form.hints = false), renderForm();
+  });
 
   const humans = [...Array(n).keys()].filter((s) => !form.seats[s]).length;
 
