@@ -1,7 +1,7 @@
 """Arena agents for issue #13's measurements: today's search levels as they were before a
 change, seated beside the levels as they are (``odin arena search bench/agents_search.py:Engine``).
 
-Each is a :class:`~odin_cards.bots.search.SearchBot` at the levels' 0.5 s unless
+Each is a :class:`~odin_cards.odin.bots.search.SearchBot` at the levels' 0.5 s unless
 ``SECONDS_A_MOVE`` says otherwise, or at a fixed ``ITERATIONS`` a move when that is set; the
 level names of ``odin arena`` are the levels as they are now.
 
@@ -17,12 +17,12 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from odin_cards.bots.inference import ReplayModel, Weigher, dealt, hand_actions, hand_steps
-from odin_cards.bots.learned import Decision, PolicyNet, shipped_policy
-from odin_cards.bots.search import CURRENT, SearchBot
-from odin_cards.rules import Game, View
-from odin_cards.rules.actions import ALL_ACTIONS
-from odin_cards.rules.cards import COLOURS, deck_mask
+from odin_cards.odin.bots.inference import ReplayModel, Weigher, dealt, hand_actions, hand_steps
+from odin_cards.odin.bots.learned import Decision, PolicyNet, shipped_policy
+from odin_cards.odin.bots.search import CURRENT, SearchBot
+from odin_cards.odin.rules import Game, View
+from odin_cards.odin.rules.actions import ALL_ACTIONS
+from odin_cards.odin.rules.cards import COLOURS, deck_mask
 
 SECONDS = float(os.environ.get("SECONDS_A_MOVE", "0.5"))
 ITERATIONS = int(os.environ["ITERATIONS"]) if os.environ.get("ITERATIONS") else None
@@ -38,7 +38,7 @@ class Engine(SearchBot):
 
 class Replay(SearchBot):
     """The level ``search`` weighing its deals with the replay model
-    (:class:`odin_cards.bots.inference.ReplayModel`, miss 0.5) instead of the rules of thumb."""
+    (:class:`odin_cards.odin.bots.inference.ReplayModel`, miss 0.5), not the rules of thumb."""
 
     def __init__(self) -> None:
         model = ReplayModel(miss=0.5)

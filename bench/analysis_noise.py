@@ -17,9 +17,9 @@ import argparse
 import random
 import time
 
-from odin_cards.analysis import Analysis, analyse_game
-from odin_cards.bots import Budget, ask, make_bot
-from odin_cards.rules import Game, GameRecord, Options
+from odin_cards.odin.analysis import Analysis, analyse_game
+from odin_cards.odin.bots import Budget, ask, make_bot
+from odin_cards.odin.rules import Game, GameRecord, Options
 
 SEATS = ("heuristic", "random", "heuristic", "heuristic")
 

@@ -31,11 +31,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Protocol
 
-from odin_cards.bot_worker import Turn, choose, replay, watch_parent
-from odin_cards.bots import LEVELS
-from odin_cards.rules import Options, parse_action
+from odin_cards.odin.bots import LEVELS
+from odin_cards.odin.rules import Options, parse_action
 from odin_cards.server.adapters.bot_runner import ProcessBotRunner, turn_of
-from odin_cards.server.domain.ports import BotRequest
+from odin_cards.server.core.ports import BotRequest
+from odin_cards.workers.bot_worker import Turn, choose, replay, watch_parent
 
 
 class Runner(Protocol):

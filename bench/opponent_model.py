@@ -10,12 +10,12 @@ Usage (from the repository root)::
 
 One-hand games are played by a bot level (default: the heuristic) on seeds that the
 model's figures were not chosen on (``holdout:N``); at every third decision the seat
-to move's view is taken, and :func:`odin_cards.bots.inference.true_deal_gain` gives
+to move's view is taken, and :func:`odin_cards.odin.bots.inference.true_deal_gain` gives
 the log-probability (natural log) the model gives the true deal over what the
 uniform sampler gives it. The mean over positions is printed with a 95% interval
 (positions of one game are correlated: the interval is a rough guide), and as a
 factor: e^gain times the uniform probability. ``--model replay`` measures the replay
-model (:class:`odin_cards.bots.inference.ReplayModel`) instead of the rules of thumb;
+model (:class:`odin_cards.odin.bots.inference.ReplayModel`) instead of the rules of thumb;
 ``--model policy`` the learned policy (``PolicyModel`` in ``bench/agents_search.py``, with
 ``--miss`` its floor).
 """
@@ -29,10 +29,10 @@ import statistics
 
 from agents_search import PolicyModel
 
-from odin_cards.bots import LEVELS, Budget, ask, make_bot
-from odin_cards.bots.compiled import prepare
-from odin_cards.bots.inference import MODEL, DealModel, ReplayModel, true_deal_gain
-from odin_cards.rules import Game, Options
+from odin_cards.odin.bots import LEVELS, Budget, ask, make_bot
+from odin_cards.odin.bots.compiled import prepare
+from odin_cards.odin.bots.inference import MODEL, DealModel, ReplayModel, true_deal_gain
+from odin_cards.odin.rules import Game, Options
 
 
 def main() -> None:

@@ -23,10 +23,10 @@ import argparse
 import dataclasses
 import random
 
-from odin_cards.arena.stats import wilson_interval
-from odin_cards.bots import LEVELS, Budget, SearchBot, ask, make_bot
-from odin_cards.rules import Game, HandEnd, Options, View
-from odin_cards.rules.cards import mask_text
+from odin_cards.odin.bots import LEVELS, Budget, SearchBot, ask, make_bot
+from odin_cards.odin.rules import Game, HandEnd, Options, View
+from odin_cards.odin.rules.cards import mask_text
+from odin_cards.tools.arena.stats import wilson_interval
 
 
 def oracle_view(game: Game) -> View:

@@ -24,8 +24,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from odin_cards.bots import LEVELS, Budget, ask, make_bot
-from odin_cards.rules import Game, Options
+from odin_cards.odin.bots import LEVELS, Budget, ask, make_bot
+from odin_cards.odin.rules import Game, Options
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Learn Odin from self-play: a masked actor-critic (PPO) on the environment's observations.
 
 Every seat of every game is played by the same network, which learns from all of them.
-The games run in the vectorized environment (``odin_cards.env.vector.OdinVectorEnv``,
+The games run in the vectorized environment (``odin_cards.odin.env.vector.OdinVectorEnv``,
 the batch simulator underneath), one per table size, so one forward pass chooses the
 moves of many games; the network sees each seat's flat observation (the same vector the
 PettingZoo and Gymnasium environments give) and chooses only among the actions of its
@@ -53,10 +53,10 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-from odin_cards.env.observation import FLAT_SIZE, encode
-from odin_cards.env.vector import OdinVectorEnv
-from odin_cards.rules import ALL_ACTIONS, NUM_ACTIONS, Action, ActionKind, View
-from odin_cards.rules.cards import NUM_CARDS
+from odin_cards.odin.env.observation import FLAT_SIZE, encode
+from odin_cards.odin.env.vector import OdinVectorEnv
+from odin_cards.odin.rules import ALL_ACTIONS, NUM_ACTIONS, Action, ActionKind, View
+from odin_cards.odin.rules.cards import NUM_CARDS
 
 DEFAULT_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "selfplay.pt"
 """The trained policy shipped with the example: what :func:`agent` plays by default."""
@@ -241,7 +241,7 @@ class Decisions:
 
 class SelfPlay:
     """Games played side by side, every seat by the network: one vectorized environment
-    (:class:`~odin_cards.env.vector.OdinVectorEnv`) per table size, one forward pass for
+    (:class:`~odin_cards.odin.env.vector.OdinVectorEnv`) per table size, one forward pass for
     the moves of all of them."""
 
     def __init__(self, config: Config, net: PolicyNet) -> None:

@@ -6,9 +6,9 @@ into the rules that start, replay and judge it.
 
 from __future__ import annotations
 
-from .contract import GameRules, SetupError
-from .name_of_odin.rules import NAME_OF_ODIN
-from .rules.odin import ODIN
+from odin_cards.contract import GameRules, SetupError
+from odin_cards.name_of_odin.rules.name_of_odin import NAME_OF_ODIN
+from odin_cards.odin.rules.odin import ODIN
 
 GAMES: dict[str, GameRules] = {ODIN.key: ODIN, NAME_OF_ODIN.key: NAME_OF_ODIN}
 

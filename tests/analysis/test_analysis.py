@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from odin_cards.analysis import BLUNDER, analyse_game, verdict_of
-from odin_cards.analysis.annotate import judge
-from odin_cards.bots import Budget, ask, make_bot
-from odin_cards.rules import Game, Options
-from odin_cards.rules.position import sample_hands
+from odin_cards.odin.analysis import BLUNDER, analyse_game, verdict_of
+from odin_cards.odin.analysis.annotate import judge
+from odin_cards.odin.bots import Budget, ask, make_bot
+from odin_cards.odin.rules import Game, Options
+from odin_cards.odin.rules.position import sample_hands
 
 ITERATIONS = 60
 

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.arena import (
+from odin_cards.odin.bots import Budget
+from odin_cards.odin.rules import Game, Options, parse_action
+from odin_cards.tools.arena import (
     ArenaError,
     BotFailure,
     is_agent_path,
@@ -16,9 +18,7 @@ from odin_cards.arena import (
     make_entrants,
     run_arena,
 )
-from odin_cards.arena.agents import action_of
-from odin_cards.bots import Budget
-from odin_cards.rules import Game, Options, parse_action
+from odin_cards.tools.arena.agents import action_of
 
 AGENT_FILE = """
 def lowest(view, legal):

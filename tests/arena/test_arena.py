@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.arena import (
+from odin_cards.odin.bots import LEVELS, Bot, Budget, Level
+from odin_cards.odin.rules import Action, GameRecord, Options, View
+from odin_cards.tools.arena import (
     ArenaError,
     BotFailure,
     GameResult,
@@ -30,8 +32,6 @@ from odin_cards.arena import (
     wilson_interval,
     write_json,
 )
-from odin_cards.bots import LEVELS, Bot, Budget, Level
-from odin_cards.rules import Action, GameRecord, Options, View
 
 FAST = Options(target=6)
 """Short games keep the tiny runs fast."""

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from odin_cards.bots import LEVELS, Budget, Level
 from odin_cards.cli import app
-from odin_cards.rules import GameRecord
+from odin_cards.odin.bots import LEVELS, Budget, Level
+from odin_cards.odin.rules import GameRecord
 
 from .test_arena import BrokenBot
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from odin_cards.arena import ArenaError, Sprt, ladder_ratings, make_entrants, run_ladder
-from odin_cards.arena.ladder import Rung, elo
 from odin_cards.cli import app
-from odin_cards.rules import Options
+from odin_cards.odin.rules import Options
+from odin_cards.tools.arena import ArenaError, Sprt, ladder_ratings, make_entrants, run_ladder
+from odin_cards.tools.arena.ladder import Rung, elo
 
 
 def test_sprt_decides_only_past_its_bounds() -> None:

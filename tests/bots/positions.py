@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from odin_cards.rules import Game, Options
+from odin_cards.odin.rules import Game, Options
 
 CONFIGS: tuple[tuple[int, Options], ...] = (
     (2, Options()),

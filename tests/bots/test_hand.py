@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from odin_cards.bots.hand import decompose, is_one_set, min_sets, points
-from odin_cards.rules import is_set
-from odin_cards.rules.cards import GOAT, cards_of, mask_of, parse_card
+from odin_cards.odin.bots.hand import decompose, is_one_set, min_sets, points
+from odin_cards.odin.rules import is_set
+from odin_cards.odin.rules.cards import GOAT, cards_of, mask_of, parse_card
 
 
 def assert_partition(sets: list[int], mask: int) -> None:

@@ -10,9 +10,9 @@ import statistics
 
 import pytest
 
-from odin_cards.bots import Budget, HeuristicBot, ask
-from odin_cards.bots.compiled import prepare
-from odin_cards.bots.inference import (
+from odin_cards.odin.bots import Budget, HeuristicBot, ask
+from odin_cards.odin.bots.compiled import prepare
+from odin_cards.odin.bots.inference import (
     LEAD_STEP,
     MIN_POOL,
     MODEL,
@@ -24,10 +24,10 @@ from odin_cards.bots.inference import (
     true_deal_gain,
     weighted_deals,
 )
-from odin_cards.rules import Deal, Game, Options, Pass, Play, Take, parse_action
-from odin_cards.rules.actions import PASS_ACTION
-from odin_cards.rules.cards import mask_of, mask_text, parse_card
-from odin_cards.rules.position import HandSampler
+from odin_cards.odin.rules import Deal, Game, Options, Pass, Play, Take, parse_action
+from odin_cards.odin.rules.actions import PASS_ACTION
+from odin_cards.odin.rules.cards import mask_of, mask_text, parse_card
+from odin_cards.odin.rules.position import HandSampler
 
 from .positions import positions
 

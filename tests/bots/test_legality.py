@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from odin_cards.bots import LEVELS, Bot, Budget, ask, make_bot
-from odin_cards.rules import Game, Options
+from odin_cards.odin.bots import LEVELS, Bot, Budget, ask, make_bot
+from odin_cards.odin.rules import Game, Options
 
 from .positions import CONFIGS
 

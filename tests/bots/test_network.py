@@ -8,9 +8,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from odin_cards.bots import LEVELS, Budget, ask, make_bot
-from odin_cards.bots.lookahead import NetworkBot
-from odin_cards.bots.network import (
+from odin_cards.odin.bots import LEVELS, Budget, ask, make_bot
+from odin_cards.odin.bots.lookahead import NetworkBot
+from odin_cards.odin.bots.network import (
     FEATURES,
     SEATED,
     SLOTS,
@@ -19,8 +19,8 @@ from odin_cards.bots.network import (
     shipped,
     weights_path,
 )
-from odin_cards.bots.search import CURRENT, SearchBot
-from odin_cards.rules import Game, Options
+from odin_cards.odin.bots.search import CURRENT, SearchBot
+from odin_cards.odin.rules import Game, Options
 
 from .positions import positions
 
@@ -67,7 +67,7 @@ def test_a_recoloured_position_permutes_the_card_features() -> None:
 
 def test_the_numpy_forward_equals_torch() -> None:
     torch = pytest.importorskip("torch", reason="torch (the train extra) is not installed")
-    from odin_cards.learning.train import centred
+    from odin_cards.odin.learning.train import centred
 
     net = shipped()
     rows = np.stack([features(g) for g in positions(20, seed=8)])

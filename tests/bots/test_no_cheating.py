@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from odin_cards.bots import LEVELS, Bot, Budget, ask, make_bot
-from odin_cards.rules import Action, Game, View
-from odin_cards.rules.position import sample_hands, unseen_mask
+from odin_cards.odin.bots import LEVELS, Bot, Budget, ask, make_bot
+from odin_cards.odin.rules import Action, Game, View
+from odin_cards.odin.rules.position import sample_hands, unseen_mask
 
 from .positions import positions
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from odin_cards.bots import Budget, HeuristicBot, SearchBot, ask
-from odin_cards.bots.policy import best_take, can_beat, choose
-from odin_cards.rules import Game, Options, Phase, parse_action
-from odin_cards.rules.actions import PLAY_BY_MASK
-from odin_cards.rules.cards import deck_mask, mask_of, number_mask_of, parse_card
-from odin_cards.rules.legal import beating_plays, leads
+from odin_cards.odin.bots import Budget, HeuristicBot, SearchBot, ask
+from odin_cards.odin.bots.policy import best_take, can_beat, choose
+from odin_cards.odin.rules import Game, Options, Phase, parse_action
+from odin_cards.odin.rules.actions import PLAY_BY_MASK
+from odin_cards.odin.rules.cards import deck_mask, mask_of, number_mask_of, parse_card
+from odin_cards.odin.rules.legal import beating_plays, leads
 
 LEAD, FOLLOW = Phase.LEAD, Phase.FOLLOW
 DECK = deck_mask(range(6), goat=False)

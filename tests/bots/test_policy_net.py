@@ -8,8 +8,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from odin_cards.bots import Budget, ask
-from odin_cards.bots.learned import (
+from odin_cards.odin.bots import Budget, ask
+from odin_cards.odin.bots.learned import (
     MOVE,
     POSITION,
     Decision,
@@ -20,9 +20,9 @@ from odin_cards.bots.learned import (
     shipped_policy,
     weights_path,
 )
-from odin_cards.bots.search import CURRENT, SearchBot
-from odin_cards.rules import Game, Options
-from odin_cards.rules.actions import PLAY
+from odin_cards.odin.bots.search import CURRENT, SearchBot
+from odin_cards.odin.rules import Game, Options
+from odin_cards.odin.rules.actions import PLAY
 
 from .positions import positions
 
@@ -51,7 +51,7 @@ def test_the_policy_is_a_deterministic_distribution_over_the_legal_moves() -> No
 def test_a_seat_knows_the_same_in_the_view_and_in_the_full_game_for_its_own_features() -> None:
     # In a sampled game the rollouts' knowledge lets every unseen card be in another hand;
     # the hand, the table and the sizes are the view's.
-    from odin_cards.rules.cards import deck_mask
+    from odin_cards.odin.rules.cards import deck_mask
 
     for game in positions(20, seed=12):
         deck = deck_mask((c for c in range(6) if c not in game.removed), game.options.goat)
@@ -78,7 +78,7 @@ def test_a_recoloured_position_permutes_the_card_features() -> None:
 
 def test_the_numpy_forward_equals_torch() -> None:
     torch = pytest.importorskip("torch", reason="torch (the train extra) is not installed")
-    from odin_cards.learning.policy_train import Model
+    from odin_cards.odin.learning.policy_train import Model
 
     net = shipped_policy()
     a = net.arrays
@@ -140,7 +140,7 @@ def test_the_search_with_the_policy_is_legal_and_reproducible(settings: object) 
 
 
 def test_the_network_level_with_the_policy_prior_is_legal_and_reproducible() -> None:
-    from odin_cards.bots.lookahead import NetworkBot
+    from odin_cards.odin.bots.lookahead import NetworkBot
 
     for index, game in enumerate(positions(12, seed=16)):
         choices = {

@@ -7,12 +7,12 @@ import time
 
 import pytest
 
-from odin_cards.bots import Budget, SearchBot, ask, make_bot
-from odin_cards.bots import search as search_module
-from odin_cards.bots.knowledge import Knowledge, cards_mask
-from odin_cards.rules import Game, Options
-from odin_cards.rules.cards import GOAT
-from odin_cards.rules.position import HandSampler
+from odin_cards.odin.bots import Budget, SearchBot, ask, make_bot
+from odin_cards.odin.bots import search as search_module
+from odin_cards.odin.bots.knowledge import Knowledge, cards_mask
+from odin_cards.odin.rules import Game, Options
+from odin_cards.odin.rules.cards import GOAT
+from odin_cards.odin.rules.position import HandSampler
 
 from .positions import positions
 

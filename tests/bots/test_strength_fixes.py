@@ -1,22 +1,22 @@
 """The weaknesses issue #13 named, each on a position where version 0.2 went wrong.
 
-Each test shows the old judgement (:data:`~odin_cards.bots.policy.FIRST`,
-:data:`~odin_cards.bots.search.FIRST`) making the mistake and the current one not.
+Each test shows the old judgement (:data:`~odin_cards.odin.bots.policy.FIRST`,
+:data:`~odin_cards.odin.bots.search.FIRST`) making the mistake and the current one not.
 """
 
 from __future__ import annotations
 
 import random
 
-from odin_cards.bots import Budget, HeuristicBot, SearchBot, ask
-from odin_cards.bots.policy import FIRST, STYLE, Style, choose
-from odin_cards.bots.search import CURRENT, best_child, game_rewards, search
-from odin_cards.bots.search import FIRST as FIRST_SEARCH
-from odin_cards.rules import Action, Game, Options, Phase, parse_action
-from odin_cards.rules.actions import PLAY_BY_MASK
-from odin_cards.rules.cards import deck_mask, mask_of, number_mask_of, parse_card
-from odin_cards.rules.game import OVER
-from odin_cards.rules.legal import beating_plays, leads
+from odin_cards.odin.bots import Budget, HeuristicBot, SearchBot, ask
+from odin_cards.odin.bots.policy import FIRST, STYLE, Style, choose
+from odin_cards.odin.bots.search import CURRENT, best_child, game_rewards, search
+from odin_cards.odin.bots.search import FIRST as FIRST_SEARCH
+from odin_cards.odin.rules import Action, Game, Options, Phase, parse_action
+from odin_cards.odin.rules.actions import PLAY_BY_MASK
+from odin_cards.odin.rules.cards import deck_mask, mask_of, number_mask_of, parse_card
+from odin_cards.odin.rules.game import OVER
+from odin_cards.odin.rules.legal import beating_plays, leads
 
 DECK = deck_mask(range(6), goat=False)
 

@@ -47,8 +47,8 @@ def test_english_has_every_key_the_pages_use() -> None:
 
 def _built_keys() -> set[str]:
     """The keys the pages build at run time, family by family."""
-    from odin_cards.bots import LEVELS
-    from odin_cards.server.domain.ratings import CLASSES
+    from odin_cards.odin.bots import LEVELS
+    from odin_cards.server.core.people.ratings import CLASSES
 
     keys = {f"level_{key}" for key in LEVELS} | {f"level_{key}_desc" for key in LEVELS}
     keys |= {f"class_{rating_class}" for rating_class in CLASSES}

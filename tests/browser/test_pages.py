@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from odin_cards.rules import Game, Options
-from odin_cards.rules.cards import CARD_TEXT, cards_of, parse_card
-from odin_cards.rules.sets import set_problem, set_value
-from odin_cards.rules.view import public_events
-from odin_cards.server.domain.accounts import NAME_MAX
+from odin_cards.odin.rules import Game, Options
+from odin_cards.odin.rules.cards import CARD_TEXT, cards_of, parse_card
+from odin_cards.odin.rules.sets import set_problem, set_value
+from odin_cards.odin.rules.view import public_events
+from odin_cards.server.core.people.accounts import NAME_MAX
 
 pytestmark = pytest.mark.browser
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from odin_cards.bots import Budget, ask, make_bot
 from odin_cards.cli import app
-from odin_cards.rules import Game, Options
+from odin_cards.odin.bots import Budget, ask, make_bot
+from odin_cards.odin.rules import Game, Options
 
 runner = CliRunner()
 

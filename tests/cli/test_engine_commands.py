@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from odin_cards.cli import app
-from odin_cards.rules import GameRecord
+from odin_cards.odin.rules import GameRecord
 
 DATA = Path(__file__).parent.parent / "data"
 runner = CliRunner()

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from odin_cards.cli import app
 from odin_cards.games import GAMES
-from odin_cards.simulate import GameTotals, bot_game, simulate_contract
+from odin_cards.tools.simulate import GameTotals, bot_game, simulate_contract
 
 from .test_errors import one_line_error
 

@@ -10,17 +10,17 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import odin_cards.arena
-import odin_cards.simulate
-from odin_cards.arena import GameResult
+import odin_cards.tools.arena
+import odin_cards.tools.simulate
 from odin_cards.cli import app
-from odin_cards.rules import Game, Options
+from odin_cards.odin.rules import Game, Options
+from odin_cards.tools.arena import GameResult
 
 runner = CliRunner()
 
 
 def test_simulate_interrupted_prints_the_games_finished(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = odin_cards.simulate.simulate
+    real = odin_cards.tools.simulate.simulate
 
     def three_then_ctrl_c(
         players: int,
@@ -32,7 +32,7 @@ def test_simulate_interrupted_prints_the_games_finished(monkeypatch: pytest.Monk
         real(players, 3, seed, options, progress)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(odin_cards.simulate, "simulate", three_then_ctrl_c)
+    monkeypatch.setattr(odin_cards.tools.simulate, "simulate", three_then_ctrl_c)
     result = runner.invoke(app, ["simulate", "--games", "100", "--json", "-"])
     assert result.exit_code == 130, result.output
     data = json.loads(result.stdout)
@@ -44,7 +44,7 @@ def test_simulate_interrupted_prints_the_games_finished(monkeypatch: pytest.Monk
 
 
 def test_arena_interrupted_reports_the_whole_deal_sets(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = odin_cards.arena.run_arena
+    real = odin_cards.tools.arena.run_arena
 
     def three_games_then_ctrl_c(
         entrants: Any,
@@ -61,7 +61,7 @@ def test_arena_interrupted_reports_the_whole_deal_sets(monkeypatch: pytest.Monke
             on_game(result)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(odin_cards.arena, "run_arena", three_games_then_ctrl_c)
+    monkeypatch.setattr(odin_cards.tools.arena, "run_arena", three_games_then_ctrl_c)
     result = runner.invoke(
         app, ["arena", "random", "random", "--games", "10", "--workers", "1", "--json", "-"]
     )

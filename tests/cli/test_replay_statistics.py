@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from odin_cards.cli import app
-from odin_cards.rules import Game, Options
+from odin_cards.odin.rules import Game, Options
 
 runner = CliRunner()
 

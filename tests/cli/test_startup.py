@@ -7,7 +7,12 @@ import subprocess
 import sys
 
 HEAVY = ("matplotlib", "numpy", "openskill", "rich", "sqlalchemy", "fastapi", "asyncio")
-OURS = ("odin_cards.rules", "odin_cards.bots", "odin_cards.arena", "odin_cards.server")
+OURS = (
+    "odin_cards.odin.rules",
+    "odin_cards.odin.bots",
+    "odin_cards.tools.arena",
+    "odin_cards.server",
+)
 
 PROBE = """
 import sys

@@ -22,8 +22,8 @@ from odin_cards.server.adapters.sql_leases import SqlLeaseStore
 from odin_cards.server.adapters.sql_log import SqlEventLog
 from odin_cards.server.adapters.sql_schema import make_engine, migrate
 from odin_cards.server.adapters.sql_store import SqlTableStore
-from odin_cards.server.domain.ports import Fenced, LoggedAction
-from odin_cards.server.domain.table import new_record
+from odin_cards.server.core.ports import Fenced, LoggedAction
+from odin_cards.server.core.tables.table import new_record
 
 from .checks import check_game, logged, owner_pid
 from .conftest import Cluster

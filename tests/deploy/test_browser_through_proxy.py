@@ -22,7 +22,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from prometheus_client.parser import text_string_to_metric_families
 
 from browser.conftest import CHROMIUM, CHROMIUM_ARGS
-from odin_cards.rules import GameRecord
+from odin_cards.odin.rules import GameRecord
 
 from .conftest import Cluster
 

@@ -13,12 +13,12 @@ gymnasium = pytest.importorskip("gymnasium", reason="the [research] extra is not
 import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from odin_cards.bots import Budget, make_bot  # noqa: E402
 from odin_cards.contract import SetupError  # noqa: E402
-from odin_cards.env import GYMNASIUM_ID  # noqa: E402
-from odin_cards.env.single import OdinSingleAgentEnv, bot_move  # noqa: E402
-from odin_cards.rules import Game, Options  # noqa: E402
-from odin_cards.rules.position import HandSampler  # noqa: E402
+from odin_cards.odin.bots import Budget, make_bot  # noqa: E402
+from odin_cards.odin.env import GYMNASIUM_ID  # noqa: E402
+from odin_cards.odin.env.single import OdinSingleAgentEnv, bot_move  # noqa: E402
+from odin_cards.odin.rules import Game, Options  # noqa: E402
+from odin_cards.odin.rules.position import HandSampler  # noqa: E402
 
 
 @pytest.mark.parametrize(

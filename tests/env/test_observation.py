@@ -12,11 +12,11 @@ import pytest
 pytestmark = pytest.mark.research
 np = pytest.importorskip("numpy", reason="the [research] extra (NumPy) is not installed")
 
-from odin_cards.rules import Game, Options  # noqa: E402
-from odin_cards.rules.position import HandSampler  # noqa: E402
-from odin_cards.rules.view import make_view  # noqa: E402
+from odin_cards.odin.rules import Game, Options  # noqa: E402
+from odin_cards.odin.rules.position import HandSampler  # noqa: E402
+from odin_cards.odin.rules.view import make_view  # noqa: E402
 
-from odin_cards.env.observation import (  # noqa: E402  # isort: skip
+from odin_cards.odin.env.observation import (  # noqa: E402  # isort: skip
     FIELD,
     FIELDS,
     FLAT_SIZE,

@@ -14,11 +14,11 @@ import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import evaluate_bots, generate_playthrough, ismcts, mcts  # noqa: E402
 from open_spiel.python.bots import uniform_random  # noqa: E402
 
-from odin_cards.env.observation import encode  # noqa: E402
-from odin_cards.env.openspiel import SHORT_NAME, OdinState, colour_pairs  # noqa: E402
-from odin_cards.rules import NUM_ACTIONS  # noqa: E402
-from odin_cards.rules.cards import GOAT, HAND_SIZE  # noqa: E402
-from odin_cards.rules.view import make_view  # noqa: E402
+from odin_cards.odin.env.observation import encode  # noqa: E402
+from odin_cards.odin.env.openspiel import SHORT_NAME, OdinState, colour_pairs  # noqa: E402
+from odin_cards.odin.rules import NUM_ACTIONS  # noqa: E402
+from odin_cards.odin.rules.cards import GOAT, HAND_SIZE  # noqa: E402
+from odin_cards.odin.rules.view import make_view  # noqa: E402
 
 
 def load(**params: Any) -> Any:

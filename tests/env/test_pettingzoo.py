@@ -25,10 +25,10 @@ from pettingzoo.test import (  # noqa: E402
 from pettingzoo.test.seed_test import parallel_seed_test  # noqa: E402
 
 from odin_cards.contract import SetupError  # noqa: E402
-from odin_cards.env import odin_v0  # noqa: E402
-from odin_cards.env.aec import OdinAECEnv  # noqa: E402
-from odin_cards.env.observation import FIELD  # noqa: E402
-from odin_cards.rules import IllegalActionError  # noqa: E402
+from odin_cards.odin.env import odin_v0  # noqa: E402
+from odin_cards.odin.env.aec import OdinAECEnv  # noqa: E402
+from odin_cards.odin.env.observation import FIELD  # noqa: E402
+from odin_cards.odin.rules import IllegalActionError  # noqa: E402
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from odin_cards.bots import Bot, Budget
-from odin_cards.rules import Action, View
+from odin_cards.odin.bots import Bot, Budget
+from odin_cards.odin.rules import Action, View
 
 CALLS: list[int] = []
 """Seats the recording agent was asked to move for (in this process)."""

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from odin_cards.cli import app
-from odin_cards.evaluation import load_set
+from odin_cards.tools.evaluation import load_set
 
 from . import agents
 
@@ -75,7 +75,10 @@ def test_json_on_standard_output_is_the_only_thing_there() -> None:
     [
         (["no_such_module_xyz:agent"], "Invalid value for AGENT: cannot import no_such_module_xyz"),
         (["/no/such/agent.py:play"], "Invalid value for AGENT: /no/such/agent.py: no such file"),
-        (["odin_cards.rules:nothing"], "Invalid value for AGENT: odin_cards.rules has no"),
+        (
+            ["odin_cards.odin.rules:nothing"],
+            "Invalid value for AGENT: odin_cards.odin.rules has no",
+        ),
         (["random", "-a", "heuristic,nope"], "--against: unknown bot level 'nope'"),
         (["random", "-a", f"{AGENTS}:lowest"], "the opponents are bot levels, not agents"),
         (["random", "-p", "7"], "--players: Odin is played by 2 to 6 players, not '7'"),

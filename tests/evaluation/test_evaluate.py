@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.arena import ArenaError, BotFailure, load_agent
-from odin_cards.evaluation import evaluate, evaluation_dict, load_set, matches
-from odin_cards.evaluation.deals import checksum_line
-from odin_cards.evaluation.generate import set_text
 from odin_cards.games import rules_of
-from odin_cards.rules import Options
+from odin_cards.odin.rules import Options
+from odin_cards.tools.arena import ArenaError, BotFailure, load_agent
+from odin_cards.tools.evaluation import evaluate, evaluation_dict, load_set, matches
+from odin_cards.tools.evaluation.deals import checksum_line
+from odin_cards.tools.evaluation.generate import set_text
 
 from . import agents
 
@@ -139,10 +139,10 @@ def test_a_failing_agent_stops_the_evaluation(name: str, message: str) -> None:
     ("path", "message"),
     [
         ("no_such_module_xyz:agent", "cannot import no_such_module_xyz: no module named"),
-        ("odin_cards.rules:no_such_name", "odin_cards.rules has no 'no_such_name'"),
-        ("odin_cards.rules:Game", "is a class but not an odin_cards.bots.Bot"),
+        ("odin_cards.odin.rules:no_such_name", "odin_cards.odin.rules has no 'no_such_name'"),
+        ("odin_cards.odin.rules:Game", "is a class but not an odin_cards.odin.bots.Bot"),
         (f"{AGENTS}:NOT_CALLABLE", "is a int, not a function or a Bot class"),
-        (f"{AGENTS}:NotABot", "is a class but not an odin_cards.bots.Bot"),
+        (f"{AGENTS}:NotABot", "is a class but not an odin_cards.odin.bots.Bot"),
         ("/no/such/file.py:agent", "/no/such/file.py: no such file"),
         ("nope", "unknown bot level 'nope'"),
     ],

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.evaluation import (
+from odin_cards.games import rules_of
+from odin_cards.tools.evaluation import (
     DEFAULT_SET,
     EvaluationSetError,
     load_set,
     packaged_path,
 )
-from odin_cards.evaluation.generate import DEALS, PLAYERS, main, set_text
-from odin_cards.games import rules_of
+from odin_cards.tools.evaluation.generate import DEALS, PLAYERS, main, set_text
 
 
 def test_regenerating_the_packaged_set_gives_the_same_bytes(tmp_path: Path) -> None:
@@ -74,7 +74,7 @@ def test_a_changed_set_is_refused_by_its_checksum(tmp_path: Path) -> None:
 
 
 def test_a_file_that_is_not_a_set_is_refused(tmp_path: Path) -> None:
-    from odin_cards.evaluation.deals import checksum_line
+    from odin_cards.tools.evaluation.deals import checksum_line
 
     out = tmp_path / "other.json"
     for text in ('{"format": "something-else"}', "[1, 2]", "not json"):

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.evaluation import evaluate, load_set
-from odin_cards.rules import Options
+from odin_cards.odin.rules import Options
+from odin_cards.tools.evaluation import evaluate, load_set
 
 pytestmark = [
     pytest.mark.research,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from odin_cards.bots.network import SEATED, ValueNet
-from odin_cards.learning.data import generate
+from odin_cards.odin.bots.network import SEATED, ValueNet
+from odin_cards.odin.learning.data import generate
 
 pytest.importorskip("torch", reason="torch (the train extra) is not installed")
 
@@ -21,7 +21,7 @@ def test_a_shard_depends_only_on_its_seed() -> None:
 
 
 def test_a_short_training_run_is_reproducible_bit_for_bit(tmp_path: object) -> None:
-    from odin_cards.learning.train import train
+    from odin_cards.odin.learning.train import train
 
     data = generate(0, 600)
     one = train(data, seed=1, hidden=(16,), epochs=2, batch=64)
@@ -38,7 +38,7 @@ def test_a_short_training_run_is_reproducible_bit_for_bit(tmp_path: object) -> N
 def test_saved_weights_load_back_exactly(tmp_path: object) -> None:
     from pathlib import Path
 
-    from odin_cards.learning.train import train
+    from odin_cards.odin.learning.train import train
 
     assert isinstance(tmp_path, Path)
     fit = train(generate(1, 300), seed=0, hidden=(8,), epochs=1, batch=64)

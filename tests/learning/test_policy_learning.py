@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from odin_cards.bots.learned import PolicyNet
-from odin_cards.learning.policy_data import PolicyShard, generate
-from odin_cards.rules import ALL_ACTIONS
+from odin_cards.odin.bots.learned import PolicyNet
+from odin_cards.odin.learning.policy_data import PolicyShard, generate
+from odin_cards.odin.rules import ALL_ACTIONS
 
 pytest.importorskip("torch", reason="torch (the train extra) is not installed")
 
@@ -39,7 +39,7 @@ def test_shards_join_and_round_trip(tmp_path: Path) -> None:
 
 
 def test_a_short_policy_training_run_is_reproducible_bit_for_bit(tmp_path: Path) -> None:
-    from odin_cards.learning.policy_train import featurize, train_policy
+    from odin_cards.odin.learning.policy_train import featurize, train_policy
 
     data = featurize(PolicyShard.join([generate(s, 15, iterations=8) for s in range(2)]))
     one = train_policy(data, seed=1, sizes=(8, 8, 8), epochs=2, batch=8)

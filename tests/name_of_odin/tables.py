@@ -12,8 +12,8 @@ from importlib import resources
 from typing import Any
 
 from odin_cards.name_of_odin import NAME_OF_ODIN, Game
-from odin_cards.name_of_odin.game import Longship, Village
-from odin_cards.name_of_odin.symbols import VIKINGS, sort_cards
+from odin_cards.name_of_odin.rules.game import Longship, Village
+from odin_cards.name_of_odin.rules.symbols import VIKINGS, sort_cards
 
 SKADI, RAGNAR, SIF, THORSTEN = 0, 1, 2, 3
 """The rulebook's players, clockwise: Ragnar is Skadi's left neighbour (example 6)."""
@@ -25,7 +25,7 @@ def cards_with_hero_costs(*costs: int) -> dict[str, Any]:
     The tests of how hero slots work (costs, the shift, discounts, building symbols) need
     small, distinct costs whatever the starter set's balanced numbers are.
     """
-    raw = resources.files("odin_cards.name_of_odin").joinpath("starter.toml").read_bytes()
+    raw = resources.files("odin_cards.name_of_odin.rules").joinpath("starter.toml").read_bytes()
     data: dict[str, Any] = tomllib.loads(raw.decode())
     data["board"]["hero_slots"] = [
         {"cost": cost, "glory": 1} if slot == 0 else {"cost": cost}

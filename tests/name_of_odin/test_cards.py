@@ -11,7 +11,7 @@ import pytest
 
 from odin_cards.contract import SetupError
 from odin_cards.name_of_odin import NAME_OF_ODIN, CardsError, load_cards, parse_cards, starter_cards
-from odin_cards.name_of_odin.cards import EFFECTS, FORMAT
+from odin_cards.name_of_odin.rules.cards import EFFECTS, FORMAT
 
 
 def test_the_starter_set_has_the_rulebook_counts_and_says_it_is_not_the_published_cards() -> None:
@@ -39,7 +39,7 @@ def test_a_card_set_round_trips_through_toml_and_json_files(tmp_path: Path) -> N
     json_file.write_text(json.dumps(data))
     assert load_cards(json_file) == starter_cards()
     toml_file = tmp_path / "mine.toml"
-    source = Path(__file__).parents[2] / "src/odin_cards/name_of_odin/starter.toml"
+    source = Path(__file__).parents[2] / "src/odin_cards/name_of_odin/rules/starter.toml"
     toml_file.write_text(source.read_text())
     assert load_cards(toml_file).to_dict() == data
 

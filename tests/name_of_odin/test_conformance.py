@@ -21,7 +21,7 @@ import pytest
 
 from odin_cards.contract import ActionError
 from odin_cards.name_of_odin import NAME_OF_ODIN, Game, NotYourTurnError
-from odin_cards.name_of_odin.symbols import CARD_CODES, VIKINGS
+from odin_cards.name_of_odin.rules.symbols import CARD_CODES, VIKINGS
 
 QUICK_GAMES = 3
 SLOW_GAMES = 50

@@ -10,8 +10,8 @@ import pytest
 
 from odin_cards.contract import ActionError, SetupError
 from odin_cards.name_of_odin import NAME_OF_ODIN, Game, RecordError, parse
-from odin_cards.name_of_odin.actions import from_id
-from odin_cards.name_of_odin.errors import SeatError
+from odin_cards.name_of_odin.rules.actions import from_id
+from odin_cards.name_of_odin.rules.errors import SeatError
 
 
 def some_game(players: int = 3, seed: int = 5, steps: int = 120) -> Game:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from odin_cards.contract import ActionError
-from odin_cards.name_of_odin.game import Longship
+from odin_cards.name_of_odin.rules.game import Longship
 
 from .tables import SMALL_HEROES, table, texts, village
 

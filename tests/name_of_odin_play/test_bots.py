@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from odin_cards.bots import Budget
-from odin_cards.bots.registry import bot_levels, choose_move, level_of
 from odin_cards.name_of_odin import NAME_OF_ODIN, Game, bots, starter_cards
-from odin_cards.simulate import bot_game
+from odin_cards.odin.bots import Budget
+from odin_cards.odin.bots.registry import bot_levels, choose_move, level_of
+from odin_cards.tools.simulate import bot_game
 
 GAME = "name-of-odin"
 LEVELS = tuple(bots.LEVELS)

@@ -169,7 +169,7 @@ def test_replay_checks_the_stored_outcome_and_the_moves(tmp_path: Path) -> None:
 
 def test_ctrl_c_keeps_the_finished_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Simulate reports the games finished; the arena the deal sets played in every rotation."""
-    import odin_cards.simulate as sim
+    import odin_cards.tools.simulate as sim
 
     real_simulate, real_bot_game = sim.simulate_contract, sim.bot_game
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from odin_cards.play import parse_command
-from odin_cards.rules import PASS_ACTION, parse_action
+from odin_cards.odin.play import parse_command
+from odin_cards.odin.rules import PASS_ACTION, parse_action
 
 CHOICES = [parse_action("play B3"), parse_action("play B3 B7"), PASS_ACTION]
 

@@ -21,8 +21,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from odin_cards.cli import app
-from odin_cards.play.remote import RemoteSession, http_json, parse_link, take_seat
-from odin_cards.rules import GameRecord
+from odin_cards.odin.play.remote import RemoteSession, http_json, parse_link, take_seat
+from odin_cards.odin.rules import GameRecord
 
 ODIN = [sys.executable, "-c", "from odin_cards.cli import main; main()"]
 runner = CliRunner()

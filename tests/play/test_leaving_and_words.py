@@ -14,11 +14,11 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from odin_cards.bots import LEVELS, Bot, Budget, Level
 from odin_cards.cli import app
-from odin_cards.play import BotSeat, PlaySession
-from odin_cards.play.words import event_line, verb
-from odin_cards.rules import Action, Game, GameRecord, Options, View
+from odin_cards.odin.bots import LEVELS, Bot, Budget, Level
+from odin_cards.odin.play import BotSeat, PlaySession
+from odin_cards.odin.play.words import event_line, verb
+from odin_cards.odin.rules import Action, Game, GameRecord, Options, View
 
 runner = CliRunner()
 

@@ -12,10 +12,10 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from odin_cards.bots import LEVELS, Bot, Budget, Level
 from odin_cards.cli import app
-from odin_cards.play import BotSeat, PlaySession, describe, give_hint
-from odin_cards.rules import (
+from odin_cards.odin.bots import LEVELS, Bot, Budget, Level
+from odin_cards.odin.play import BotSeat, PlaySession, describe, give_hint
+from odin_cards.odin.rules import (
     Action,
     Game,
     GameRecord,
@@ -25,7 +25,7 @@ from odin_cards.rules import (
     parse_action,
     parse_card,
 )
-from odin_cards.rules.cards import mask_of
+from odin_cards.odin.rules.cards import mask_of
 
 runner = CliRunner()
 

@@ -1,7 +1,7 @@
 """A deliberately naive statement of RULES.md, used as an oracle for the fast engine.
 
 It works on card codes and Python sets, enumerates every subset of a hand and applies
-each rule sentence literally. Nothing here is shared with ``odin_cards.rules.legal``.
+each rule sentence literally. Nothing here is shared with ``odin_cards.odin.rules.legal``.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from odin_cards.rules import (
+from odin_cards.odin.rules import (
     ALL_ACTIONS,
     FIRST_PLAY_ID,
     NUM_ACTIONS,
@@ -17,7 +17,7 @@ from odin_cards.rules import (
     action_from_id,
     parse_action,
 )
-from odin_cards.rules.actions import PLAY_ACTIONS
+from odin_cards.odin.rules.actions import PLAY_ACTIONS
 
 
 def test_id_layout() -> None:

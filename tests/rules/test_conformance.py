@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.traces import check_trace, read_traces, write_traces
+from odin_cards.odin.traces import check_trace, read_traces, write_traces
 
 DATA = Path(__file__).parent.parent / "data"
 TRACES = list(read_traces((DATA / "odin-hands.jsonl").read_text().splitlines()))

@@ -18,7 +18,7 @@ from odin_cards.contract import ActionError, GameRules, GameState, Record, Setup
 from odin_cards.games import GAMES, rules_of
 from odin_cards.name_of_odin import NAME_OF_ODIN
 from odin_cards.name_of_odin import Game as NameOfOdinGame
-from odin_cards.rules import ODIN, Game, GameRecord, Options, OptionsError
+from odin_cards.odin.rules import ODIN, Game, GameRecord, Options, OptionsError
 
 RULES: GameRules = ODIN
 STATE: GameState = Game.new(3, Options(), seed=1)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.rules import (
+from odin_cards.odin.rules import (
     CardError,
     Game,
     GameOverError,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from odin_cards.rules import Discard, Game, GameEnd, HandEnd, Options, Pass, Play, RoundEnd
+from odin_cards.odin.rules import Discard, Game, GameEnd, HandEnd, Options, Pass, Play, RoundEnd
 
 A = ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9"]  # all blue: may finish at once
 B = ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9"]

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from odin_cards.rules import ODIN, Game, GameRecord, Options, OptionsError, RecordError
-from odin_cards.rules.deal import removed_colours
+from odin_cards.odin.rules import ODIN, Game, GameRecord, Options, OptionsError, RecordError
+from odin_cards.odin.rules.deal import removed_colours
 
 RECORD_01 = Path(__file__).parents[1] / "data" / "records-0.1" / "2p-4colours-goat.json"
 RED, BLACK = 1, 4

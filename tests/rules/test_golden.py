@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.rules import Game, Options, View, public_events
+from odin_cards.odin.rules import Game, Options, View, public_events
 
 GOLDEN = Path(__file__).parent.parent / "data" / "golden"
 

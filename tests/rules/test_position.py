@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from odin_cards.rules import Game, Options, OptionsError
-from odin_cards.rules.cards import GOAT, cards_of
-from odin_cards.rules.position import HandSampler, sample_hands, unseen_mask
+from odin_cards.odin.rules import Game, Options, OptionsError
+from odin_cards.odin.rules.cards import GOAT, cards_of
+from odin_cards.odin.rules.position import HandSampler, sample_hands, unseen_mask
 
 FIELDS = (
     "players",

@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from odin_cards.rules import (
+from odin_cards.odin.rules import (
     ALL_ACTIONS,
     Deal,
     Game,
@@ -23,7 +23,7 @@ from odin_cards.rules import (
     IllegalActionError,
     Options,
 )
-from odin_cards.rules.cards import GOAT, cards_of, deck_mask
+from odin_cards.odin.rules.cards import GOAT, cards_of, deck_mask
 
 from . import oracle
 
@@ -107,7 +107,7 @@ def no_leak(game: Game) -> None:
 
 
 def cards_of_mask(mask: int) -> list[str]:
-    from odin_cards.rules import CARD_TEXT
+    from odin_cards.odin.rules import CARD_TEXT
 
     return [CARD_TEXT[c] for c in cards_of(mask)]
 

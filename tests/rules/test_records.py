@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from odin_cards.rules import ODIN, Game, GameRecord, Options, RecordError
+from odin_cards.odin.rules import ODIN, Game, GameRecord, Options, RecordError
 
 RECORDS_01 = sorted((Path(__file__).parents[1] / "data" / "records-0.1").glob("*.json"))
 

@@ -6,15 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from odin_cards.rules import (
+from odin_cards.odin.rules import (
     MalformedActionError,
     is_set,
     parse_action,
     set_problem,
     set_value,
 )
-from odin_cards.rules.cards import mask_of, number_mask_of, parse_card
-from odin_cards.rules.legal import beating_plays, leads
+from odin_cards.odin.rules.cards import mask_of, number_mask_of, parse_card
+from odin_cards.odin.rules.legal import beating_plays, leads
 
 from . import oracle
 from .strategies import card_lists, colour_sets, number_sets

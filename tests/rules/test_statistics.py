@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from odin_cards.rules import Game, GameRecord, HandEnd, Options, Play, RecordError, RoundEnd
-from odin_cards.rules.cards import HAND_SIZE
-from odin_cards.rules.statistics import game_statistics
+from odin_cards.odin.rules import Game, GameRecord, HandEnd, Options, Play, RecordError, RoundEnd
+from odin_cards.odin.rules.cards import HAND_SIZE
+from odin_cards.odin.rules.statistics import game_statistics
 
 
 def played(players: int, options: Options, seed: int, moves: int | None = None) -> Game:

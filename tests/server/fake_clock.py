@@ -1,4 +1,4 @@
-"""A fake :class:`~odin_cards.server.domain.ports.Clock` for tests of timers (clocks,
+"""A fake :class:`~odin_cards.server.core.ports.Clock` for tests of timers (clocks,
 presence grace, expiry): time moves only when the test says so, and every sleeper whose
 time has come wakes, in the order of its wake-up time, before :meth:`FakeClock.advance`
 returns. Shared by the tests of several modules: no test sleeps to wait for a timer.

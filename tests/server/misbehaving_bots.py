@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import time
 
-from odin_cards.bot_worker import Move, Turn, choose
-from odin_cards.bots import Budget
+from odin_cards.odin.bots import Budget
+from odin_cards.workers.bot_worker import Move, Turn, choose
 
 
 def misbehaving(turn: Turn, budget: Budget, rng_seed: int) -> Move:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from odin_cards.server.domain.ports import LoggedAction, SeatRecord, TableRecord
+from odin_cards.server.core.ports import LoggedAction, SeatRecord, TableRecord
 
 NOW = datetime(2026, 11, 22, 12, 0, 0, 123456, tzinfo=UTC)
 

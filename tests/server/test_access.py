@@ -1,5 +1,5 @@
 """Private tables, the creator's token (cancel, lock and free seats), waiting tables that
-close by themselves (``domain/access.py``).
+close by themselves (``core/features/access.py``).
 
 Through the real server (SQLite, PostgreSQL, and two processes: HTTP to one, WebSockets to
 the other), then the store's own refusal of a locked seat, then expiry with the fake clock.
@@ -16,10 +16,10 @@ import pytest
 
 from odin_cards.server.adapters import Database, open_database
 from odin_cards.server.adapters.memory import MemoryDatabase
-from odin_cards.server.domain.broadcast import MemoryBroadcaster
-from odin_cards.server.domain.errors import DomainError
-from odin_cards.server.domain.hall import Hall
-from odin_cards.server.domain.ports import SeatTaken
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.ports import SeatTaken
+from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
+from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.settings import Settings
 
 from .fake_clock import FakeClock, settle

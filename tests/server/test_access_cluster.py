@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from odin_cards.server.domain.access import new_creator_token
-from odin_cards.server.domain.errors import DomainError
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.features.access import new_creator_token
 
 from .fake_clock import FakeClock
 from .test_cluster_domain import Processes

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from odin_cards.games import rules_of
-from odin_cards.server.domain.analysis import CACHED, WAITING, TableAnalyses
-from odin_cards.server.domain.errors import DomainError
-from odin_cards.server.domain.table import LiveTable, new_record
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.features.analysis import CACHED, WAITING, TableAnalyses
+from odin_cards.server.core.tables.table import LiveTable, new_record
 
 
 class GatedAnalyst:

@@ -6,8 +6,8 @@ from typing import Any
 
 import httpx
 
-from odin_cards.server.domain.analysis import TableAnalyses
-from odin_cards.server.domain.hall import Hall
+from odin_cards.server.core.features.analysis import TableAnalyses
+from odin_cards.server.core.tables.hall import Hall
 
 from .harness import Server, new_table, open_client, sit
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from odin_cards.bots import Budget, ask, make_bot
-from odin_cards.rules import Game, Options
+from odin_cards.odin.bots import Budget, ask, make_bot
+from odin_cards.odin.rules import Game, Options
 from odin_cards.server.adapters.analyst import WorkerAnalyst
 
 

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import connect
 
-from odin_cards.bots import LEVELS
+from odin_cards.odin.bots import LEVELS
 from odin_cards.server import Settings
 from odin_cards.server.adapters import sql_schema as db
 from odin_cards.server.app import STATIC
@@ -176,7 +176,7 @@ async def test_a_table_whose_log_does_not_replay_is_broken_not_dropped(
             )
         )
     await engine.dispose()
-    with caplog.at_level(logging.ERROR, logger="odin_cards.server.domain.hall"):
+    with caplog.at_level(logging.ERROR, logger="odin_cards.server.core.tables.hall"):
         async with running(settings) as server, server.http() as http:
             answer = await http.get(f"/api/tables/{broken['id']}")
             assert answer.status_code == 410 and answer.json()["error"] == "broken"

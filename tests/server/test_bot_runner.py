@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from odin_cards.bot_worker import Move, Turn, choose, replay, stand_in
-from odin_cards.bots import Budget
-from odin_cards.rules import Options, parse_action
+from odin_cards.odin.bots import Budget
+from odin_cards.odin.rules import Options, parse_action
 from odin_cards.server.adapters.bot_runner import ProcessBotRunner, think_time, turn_of
-from odin_cards.server.domain.ports import BotRequest
+from odin_cards.server.core.ports import BotRequest
+from odin_cards.workers.bot_worker import Move, Turn, choose, replay, stand_in
 
 from .misbehaving_bots import misbehaving
 

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from odin_cards.server.adapters.memory import MemoryDatabase
-from odin_cards.server.domain import clocks
-from odin_cards.server.domain.broadcast import MemoryBroadcaster
-from odin_cards.server.domain.errors import DomainError
-from odin_cards.server.domain.hall import Hall
-from odin_cards.server.domain.table import LiveTable
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.features import clocks
+from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
+from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
 
 from .fake_clock import FakeClock, settle

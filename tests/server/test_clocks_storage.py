@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from odin_cards.server.adapters import Database, open_database
-from odin_cards.server.domain.ports import StoreUnavailable
+from odin_cards.server.core.ports import StoreUnavailable
 
 from .storage_data import a_table, an_action
 

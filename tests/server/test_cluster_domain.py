@@ -13,10 +13,10 @@ import pytest
 
 from odin_cards.server.adapters.memory import MemoryDatabase, MemoryEventLog
 from odin_cards.server.adapters.memory_cluster import MemoryHub, MemoryLeaseStore
-from odin_cards.server.domain.broadcast import MemoryBroadcaster
-from odin_cards.server.domain.cluster import HANDOVER_AFTER, REPLICA_IDLE, ClusterPorts
-from odin_cards.server.domain.hall import Hall
-from odin_cards.server.domain.table import LiveTable
+from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
+from odin_cards.server.core.tables.cluster import HANDOVER_AFTER, REPLICA_IDLE, ClusterPorts
+from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
 
 from .test_domain import FakeBots, FakeClock, Listener, Store, settle, until

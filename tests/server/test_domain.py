@@ -19,11 +19,11 @@ import pytest
 
 from odin_cards.games import rules_of
 from odin_cards.server.adapters.memory import MemoryDatabase, MemoryEventLog, MemoryTableStore
-from odin_cards.server.domain.broadcast import MemoryBroadcaster
-from odin_cards.server.domain.errors import DomainError
-from odin_cards.server.domain.hall import Hall
-from odin_cards.server.domain.ports import BotRequest, LoggedAction, StoredTable, StoreUnavailable
-from odin_cards.server.domain.table import LiveTable, hash_token, new_record
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.ports import BotRequest, LoggedAction, StoredTable, StoreUnavailable
+from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
+from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.core.tables.table import LiveTable, hash_token, new_record
 from odin_cards.server.settings import Settings
 from odin_cards.server.transport.connection import ABORT, SLOW_CLIENT, Connection
 

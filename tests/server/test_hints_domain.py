@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 import pytest
 
 from odin_cards.games import rules_of
-from odin_cards.server.domain.errors import DomainError
-from odin_cards.server.domain.hints import QUEUE_SUFFIX, TableHints, hints_setting
-from odin_cards.server.domain.ports import BotRequest
-from odin_cards.server.domain.table import LiveTable, hash_token, new_record
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.features.hints import QUEUE_SUFFIX, TableHints, hints_setting
+from odin_cards.server.core.ports import BotRequest
+from odin_cards.server.core.tables.table import LiveTable, hash_token, new_record
 
 
 class GatedRunner:

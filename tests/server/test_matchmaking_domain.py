@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from odin_cards.server.domain.errors import DomainError
-from odin_cards.server.domain.matchmaking import (
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.people.matchmaking import (
     Choice,
     Rules,
     Ticket,

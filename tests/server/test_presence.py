@@ -1,4 +1,4 @@
-"""Presence (``domain/presence.py``): online, away (page hidden), offline after a grace.
+"""Presence (``core/features/presence.py``): online, away (page hidden), offline after a grace.
 
 The domain with in-memory ports and the fake clock: every transition is driven by the
 test (a connection says hello, hides its page, goes) and time moves only when it says so.
@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from odin_cards.server.adapters.memory import MemoryDatabase
-from odin_cards.server.domain.broadcast import MemoryBroadcaster
-from odin_cards.server.domain.hall import Hall
-from odin_cards.server.domain.table import LiveTable
+from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
+from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
 
 from .fake_clock import FakeClock, settle

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from odin_cards.server.domain.presenters import GENERIC, presenter_of, view_states
+from odin_cards.server.core.tables.presenters import GENERIC, presenter_of, view_states
 
 
 @dataclass(frozen=True)

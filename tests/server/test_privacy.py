@@ -18,8 +18,8 @@ import random
 import re
 from typing import Any, NamedTuple
 
-from odin_cards.bots import LEVELS
-from odin_cards.rules import (
+from odin_cards.odin.bots import LEVELS
+from odin_cards.odin.rules import (
     Game,
     GameRecord,
     HandEnd,

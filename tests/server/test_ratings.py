@@ -20,9 +20,9 @@ from odin_cards.server import Settings
 from odin_cards.server.adapters import sql_schema as db
 from odin_cards.server.adapters.sql_ratings import SqlRatingStore
 from odin_cards.server.adapters.sql_store import SqlTableStore
-from odin_cards.server.domain.clock import SystemClock
-from odin_cards.server.domain.ratings import BOT_RATINGS, Results, places
-from odin_cards.server.domain.table import LiveTable
+from odin_cards.server.core.clock import SystemClock
+from odin_cards.server.core.people.ratings import BOT_RATINGS, Results, places
+from odin_cards.server.core.tables.table import LiveTable
 
 from .conftest import REDIS
 from .harness import Server, open_client, running, running_two

@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 
-from odin_cards.server.domain.errors import DomainError
-from odin_cards.server.domain.ports import LoggedAction, SeatRecord, TableRecord
-from odin_cards.server.domain.profiles import PlayedTable, add_up, table_entry
-from odin_cards.server.domain.ratings import (
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.people.profiles import PlayedTable, add_up, table_entry
+from odin_cards.server.core.people.ratings import (
     BOT_RATINGS,
     Rating,
     SeatResult,
@@ -25,7 +24,8 @@ from odin_cards.server.domain.ratings import (
     rated_setting,
     result_of,
 )
-from odin_cards.server.domain.table import LiveTable
+from odin_cards.server.core.ports import LoggedAction, SeatRecord, TableRecord
+from odin_cards.server.core.tables.table import LiveTable
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
@@ -146,7 +146,7 @@ def test_bot_reference_ratings_follow_the_ladder() -> None:
 
 def test_every_odin_bot_level_has_a_reference_rating() -> None:
     """Else a rated table with that bot ends unrated (``network`` and ``search-net`` did)."""
-    from odin_cards.bots import LEVELS
+    from odin_cards.odin.bots import LEVELS
 
     assert set(BOT_RATINGS) == set(LEVELS)
 

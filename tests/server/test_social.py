@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 
 from odin_cards.server.adapters.memory_social import MemorySocialStore
-from odin_cards.server.domain.chat import (
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.features.chat import (
     CONNECTION_BURST,
     MAX_TEXT,
     PERSON_BURST,
     chat_settings,
 )
-from odin_cards.server.domain.errors import DomainError
-from odin_cards.server.domain.hall import Hall
-from odin_cards.server.domain.table import LiveTable
+from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.core.tables.table import LiveTable
 
 from .test_domain import Listener, World, legal
 

@@ -6,9 +6,9 @@ import json
 import random
 from datetime import UTC, datetime
 
-from odin_cards.rules import Game, Options
-from odin_cards.rules.view import make_view
-from odin_cards.server.domain.table import LiveTable, new_record
+from odin_cards.odin.rules import Game, Options
+from odin_cards.odin.rules.view import make_view
+from odin_cards.server.core.tables.table import LiveTable, new_record
 
 
 def test_state_is_the_view_without_history_plus_legal_and_names() -> None:

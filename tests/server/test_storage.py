@@ -17,7 +17,7 @@ from odin_cards.server.adapters import (
     sql_log,
 )
 from odin_cards.server.adapters.sql_schema import make_engine
-from odin_cards.server.domain.ports import (
+from odin_cards.server.core.ports import (
     CommitUnknown,
     LoggedAction,
     SeatTaken,

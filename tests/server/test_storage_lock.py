@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from odin_cards.server.adapters import acquire_database, open_database
-from odin_cards.server.domain.ports import DatabaseInUse
+from odin_cards.server.core.ports import DatabaseInUse
 
 ODIN = Path(sys.executable).with_name("odin")
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from odin_cards.server.adapters.memory import MemoryDatabase
-from odin_cards.server.domain.ports import CommitUnknown, SeatTaken, StoreUnavailable
+from odin_cards.server.core.ports import CommitUnknown, SeatTaken, StoreUnavailable
 
 from .storage_data import NOW, a_table, an_action
 

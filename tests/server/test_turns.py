@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from odin_cards.rules import GameRecord
-from odin_cards.rules.statistics import game_statistics
+from odin_cards.odin.rules import GameRecord
+from odin_cards.odin.rules.statistics import game_statistics
 
 from .harness import Server, new_table, open_client, sit
 from .test_play import play_out

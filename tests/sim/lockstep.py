@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from odin_cards.rules import Game, HandEnd, Options
-from odin_cards.sim import Batch, EngineBatch
+from odin_cards.odin.rules import Game, HandEnd, Options
+from odin_cards.odin.sim import Batch, EngineBatch
 
 VARIANTS: tuple[tuple[int, Options], ...] = (
     (2, Options()),

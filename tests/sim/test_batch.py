@@ -12,9 +12,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from odin_cards.rules import Game, Options
-from odin_cards.sim import HAVE_NUMBA, Batch, Deals, EngineBatch, SimError, random_rollouts
-from odin_cards.sim.batch import MAX_GAMES, MAX_TARGET
+from odin_cards.odin.rules import Game, Options
+from odin_cards.odin.sim import HAVE_NUMBA, Batch, Deals, EngineBatch, SimError, random_rollouts
+from odin_cards.odin.sim.batch import MAX_GAMES, MAX_TARGET
 
 from .lockstep import VARIANTS, Tally, play_lockstep
 
@@ -153,7 +153,7 @@ def test_rollouts_score_the_rest_of_the_hand(compiled: bool) -> None:
 
 def test_without_numba_the_engine_serves() -> None:
     code = (
-        "from odin_cards.sim import HAVE_NUMBA, EngineBatch, SimError, make_batch\n"
+        "from odin_cards.odin.sim import HAVE_NUMBA, EngineBatch, SimError, make_batch\n"
         "assert not HAVE_NUMBA\n"
         "batch = make_batch(3, players=5, seed=1)\n"
         "assert isinstance(batch, EngineBatch)\n"

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from odin_cards.cli import app
-from odin_cards.sim import HAVE_NUMBA
+from odin_cards.odin.sim import HAVE_NUMBA
 
 
 @pytest.mark.skipif(not HAVE_NUMBA, reason="numba is not installed (research extra)")

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from odin_cards.rules import CARD_TEXT, Options
-from odin_cards.sim import HAVE_NUMBA
+from odin_cards.odin.rules import CARD_TEXT, Options
+from odin_cards.odin.sim import HAVE_NUMBA
 
 from .lockstep import VARIANTS, Tally, play_lockstep
 

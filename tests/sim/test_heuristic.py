@@ -1,4 +1,4 @@
-"""The compiled heuristic against the bots' own (:func:`odin_cards.bots.policy.choose`).
+"""The compiled heuristic against the bots' own (:func:`odin_cards.odin.bots.policy.choose`).
 
 The search plays its rollouts with the compiled copy when numba is installed, so the two
 must agree move for move: same action at every decision, in every variant, for every
@@ -14,15 +14,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from odin_cards.bots.compiled import prepare
-from odin_cards.bots.policy import FIRST, STYLE, Style, style_vector
-from odin_cards.bots.search import CURRENT, rollout, rollout_move, search
-from odin_cards.rules import Game, HandEnd, Options
-from odin_cards.rules.cards import deck_mask
-from odin_cards.sim import HAVE_NUMBA, Batch, SimError
-from odin_cards.sim import kernels as k
-from odin_cards.sim.rollout import HeuristicPlayouts
-from odin_cards.sim.tables import TABLES
+from odin_cards.odin.bots.compiled import prepare
+from odin_cards.odin.bots.policy import FIRST, STYLE, Style, style_vector
+from odin_cards.odin.bots.search import CURRENT, rollout, rollout_move, search
+from odin_cards.odin.rules import Game, HandEnd, Options
+from odin_cards.odin.rules.cards import deck_mask
+from odin_cards.odin.sim import HAVE_NUMBA, Batch, SimError
+from odin_cards.odin.sim import kernels as k
+from odin_cards.odin.sim.rollout import HeuristicPlayouts
+from odin_cards.odin.sim.tables import TABLES
 
 from .lockstep import VARIANTS
 

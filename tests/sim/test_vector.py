@@ -6,13 +6,13 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from odin_cards.env.observation import FLAT_SIZE, encode
-from odin_cards.env.vector import STARTS, OdinVectorEnv
-from odin_cards.rules import Options
-from odin_cards.rules.view import make_view
-from odin_cards.sim import HAVE_NUMBA, Batch, SimError
-from odin_cards.sim.encode import encode_movers
-from odin_cards.sim.tables import TABLES
+from odin_cards.odin.env.observation import FLAT_SIZE, encode
+from odin_cards.odin.env.vector import STARTS, OdinVectorEnv
+from odin_cards.odin.rules import Options
+from odin_cards.odin.rules.view import make_view
+from odin_cards.odin.sim import HAVE_NUMBA, Batch, SimError
+from odin_cards.odin.sim.encode import encode_movers
+from odin_cards.odin.sim.tables import TABLES
 
 from .test_batch import _positions
 

@@ -6,7 +6,7 @@ so ``odin --help`` (and any one command) loads only what it uses.
 
 from __future__ import annotations
 
-from . import (
+from odin_cards.cli import (
     admin,
     analyse,
     arena,
@@ -20,7 +20,7 @@ from . import (
     tables,
     traces,
 )
-from .app import app
+from odin_cards.cli.app import app
 
 for module in (
     simulate,

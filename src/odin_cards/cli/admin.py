@@ -14,9 +14,9 @@ from typing import Annotated
 
 import typer
 
-from .admin_reports import reports_command
-from .app import CommandError, OdinCommand, OdinGroup
-from .database import DatabaseUrl, DataDir, check_database_url
+from odin_cards.cli.admin_reports import reports_command
+from odin_cards.cli.app import CommandError, OdinCommand, OdinGroup
+from odin_cards.cli.database import DatabaseUrl, DataDir, check_database_url
 
 admin = typer.Typer(
     name="admin",
@@ -31,7 +31,7 @@ Name = Annotated[str, typer.Argument(help="The account's user name (any case).")
 
 def database_url_of(data_dir: Path, database_url: str | None) -> str:
     """The database the admin commands act on (the embedded SQLite file by default)."""
-    from ..server.settings import sqlite_url
+    from odin_cards.server.settings import sqlite_url
 
     if database_url is None:
         if not (data_dir / "odin.sqlite3").is_file():
@@ -43,13 +43,13 @@ def database_url_of(data_dir: Path, database_url: str | None) -> str:
 
 async def set_ban(url: str, name: str, banned: bool) -> str:
     """Ban or unban the named account; the line to print."""
-    from ..server.adapters.sql_accounts import SqlAccountStore
-    from ..server.adapters.sql_errors import storing
-    from ..server.adapters.sql_schema import make_engine, schema_revision
-    from ..server.domain.accounts import AccountError, Accounts
-    from ..server.domain.clock import SystemClock
-    from ..server.domain.ports import StoreUnavailable
-    from ..server.settings import Settings
+    from odin_cards.server.adapters.sql_accounts import SqlAccountStore
+    from odin_cards.server.adapters.sql_errors import storing
+    from odin_cards.server.adapters.sql_schema import make_engine, schema_revision
+    from odin_cards.server.core.clock import SystemClock
+    from odin_cards.server.core.people.accounts import AccountError, Accounts
+    from odin_cards.server.core.ports import StoreUnavailable
+    from odin_cards.server.settings import Settings
 
     engine = make_engine(url)
     try:

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from .app import CommandError
-from .database import DatabaseUrl, DataDir
+from odin_cards.cli.app import CommandError
+from odin_cards.cli.database import DatabaseUrl, DataDir
 
 Limit = Annotated[
     int, typer.Option("--limit", min=1, max=10_000, help="How many reports, newest first.")
@@ -18,10 +18,10 @@ Limit = Annotated[
 
 async def list_reports(url: str, limit: int) -> list[tuple[str, str, str, str, str, str]]:
     """The newest ``limit`` reports: (when, reporter, reported, reason, table, text)."""
-    from ..server.adapters.sql_errors import storing
-    from ..server.adapters.sql_people import SqlPeopleStore
-    from ..server.adapters.sql_schema import make_engine, schema_revision
-    from ..server.domain.ports import StoreUnavailable
+    from odin_cards.server.adapters.sql_errors import storing
+    from odin_cards.server.adapters.sql_people import SqlPeopleStore
+    from odin_cards.server.adapters.sql_schema import make_engine, schema_revision
+    from odin_cards.server.core.ports import StoreUnavailable
 
     engine = make_engine(url)
     try:
@@ -61,7 +61,7 @@ def reports_command(
     from rich.console import Console
     from rich.table import Table
 
-    from .admin import database_url_of
+    from odin_cards.cli.admin import database_url_of
 
     found = asyncio.run(list_reports(database_url_of(data_dir, database_url), limit))
     console = Console()

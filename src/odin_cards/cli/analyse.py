@@ -14,9 +14,9 @@ from typing import Annotated
 
 import typer
 
-from .app import CommandError, OdinCommand
-from .paths import STDOUT, check_output, read_text, write_text
-from .replay import game_of_record, seat_names
+from odin_cards.cli.app import CommandError, OdinCommand
+from odin_cards.cli.paths import STDOUT, check_output, read_text, write_text
+from odin_cards.cli.replay import game_of_record, seat_names
 
 MAX_ITERATIONS = 20_000
 """Most search iterations per decision (about ten seconds a move on one core)."""
@@ -50,9 +50,9 @@ def analyse_command(
     Classes by points of hand margin given up against the search's preferred move:
     inaccuracy >= 0.75, mistake >= 1.5, blunder >= 3.
     """
-    from ..analysis import analyse_game
-    from ..bots.compiled import prepare
-    from ..rules import GameRecord, RecordError
+    from odin_cards.odin.analysis import analyse_game
+    from odin_cards.odin.bots.compiled import prepare
+    from odin_cards.odin.rules import GameRecord, RecordError
 
     check_output(json_path, "--json", ".json" if json_path not in (None, STDOUT) else None)
     text = read_text(file)
@@ -82,7 +82,7 @@ def analyse_command(
 
 def text_lines(analysis: object, names: list[str], show_all: bool) -> list[str]:
     """The analysis for a terminal: one line a move, then one line a player."""
-    from ..analysis import Analysis
+    from odin_cards.odin.analysis import Analysis
 
     assert isinstance(analysis, Analysis)
     width = max(len(n) for n in names)

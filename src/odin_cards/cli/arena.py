@@ -14,18 +14,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from . import options as opt
-from .app import CommandError, OdinCommand
-from .paths import STDOUT, check_output, plural, write_text
+from odin_cards.cli import options as opt
+from odin_cards.cli.app import CommandError, OdinCommand
+from odin_cards.cli.paths import STDOUT, check_output, plural, write_text
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress, TaskID
 
-    from ..arena import ArenaRun, Entrant, GameResult
-    from ..contract import GameRules
-    from ..rules import Options
-    from ..simulate import BotGame
+    from odin_cards.contract import GameRules
+    from odin_cards.odin.rules import Options
+    from odin_cards.tools.arena import ArenaRun, Entrant, GameResult
+    from odin_cards.tools.simulate import BotGame
 
 
 def whole_deal_sets(results: Sequence[GameResult], rotations: int) -> list[GameResult]:
@@ -52,7 +52,7 @@ def partial_run(
     results: Sequence[GameResult],
     seconds: float,
 ) -> ArenaRun:
-    from ..arena import ArenaRun
+    from odin_cards.tools.arena import ArenaRun
 
     return ArenaRun(
         entrants=tuple(entrants),
@@ -78,7 +78,7 @@ def record_with_seats(result: GameResult, entrants: Sequence[Entrant]) -> str:
 
 def game_entrants(key: str, bots: Sequence[str]) -> list[tuple[str, str]]:
     """(label, level) per entrant of a game other than Odin: ``heuristic``, ``heuristic#2``."""
-    from ..bots.registry import bot_levels
+    from odin_cards.odin.bots.registry import bot_levels
 
     levels = bot_levels(key)
     entrants: list[tuple[str, str]] = []
@@ -129,9 +129,9 @@ def arena_game(
     from rich.table import Table
     from rich.text import Text
 
-    from ..arena import default_workers, lineups, schedule, wilson_interval
-    from ..simulate import BotError, GameTotals, UnfinishedGameError, bot_game
-    from .simulate import length_line, places
+    from odin_cards.cli.simulate import length_line, places
+    from odin_cards.tools.arena import default_workers, lineups, schedule, wilson_interval
+    from odin_cards.tools.simulate import BotError, GameTotals, UnfinishedGameError, bot_game
 
     console = Console(highlight=False, stderr=json_file == STDOUT)
     entrants = game_entrants(rules.key, bots)
@@ -415,7 +415,8 @@ def arena_command(
     from rich.table import Table
     from rich.text import Text
 
-    from ..arena import (
+    from odin_cards.odin.bots import LEVELS
+    from odin_cards.tools.arena import (
         ArenaError,
         BotFailure,
         bot_stats,
@@ -426,7 +427,6 @@ def arena_command(
         run_arena,
         run_dict,
     )
-    from ..bots import LEVELS
 
     rules = opt.game_rules(game)
     if rules.key != "odin":
@@ -439,7 +439,7 @@ def arena_command(
         arena_game(rules, bots, games, players, seed, workers, json_file, records)
         return
     if ladder:
-        from .ladder import ladder_command
+        from odin_cards.cli.ladder import ladder_command
 
         if players not in (None, 2) or plot_file is not None or records is not None:
             raise typer.BadParameter(

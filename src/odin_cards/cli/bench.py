@@ -9,8 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .app import OdinCommand
-from .paths import STDOUT, check_output, write_text
+from odin_cards.cli.app import OdinCommand
+from odin_cards.cli.paths import STDOUT, check_output, write_text
 
 RESEARCH_HINT = 'pip install "odin-cards[research]"'
 
@@ -46,7 +46,13 @@ def bench_command(
     from rich.console import Console
     from rich.table import Table
 
-    from ..bench import SIM_GAMES, research_missing, run_bench, run_research, sim_first_call
+    from odin_cards.tools.bench import (
+        SIM_GAMES,
+        research_missing,
+        run_bench,
+        run_research,
+        sim_first_call,
+    )
 
     counts = players or [2, 4, 6]
     if any(not 2 <= count <= 6 for count in counts):

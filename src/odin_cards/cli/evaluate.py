@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from . import options as opt
-from .app import CommandError, OdinCommand
-from .paths import STDOUT, check_output, plural, write_text
+from odin_cards.cli import options as opt
+from odin_cards.cli.app import CommandError, OdinCommand
+from odin_cards.cli.paths import STDOUT, check_output, plural, write_text
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ..evaluation import Evaluation, Pairing
+    from odin_cards.tools.evaluation import Evaluation, Pairing
 
 DEFAULT_OPPONENTS = ("random", "heuristic")
 DEFAULT_PLAYERS = (2, 3, 4)
@@ -110,15 +110,15 @@ def evaluate_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
     from rich.text import Text
 
-    from ..arena import ArenaError, BotFailure, default_workers, make_entrant
-    from ..evaluation import (
+    from odin_cards.odin.rules import OptionsError
+    from odin_cards.tools.arena import ArenaError, BotFailure, default_workers, make_entrant
+    from odin_cards.tools.evaluation import (
         Evaluation,
         EvaluationSetError,
         evaluate,
         evaluation_dict,
         load_set,
     )
-    from ..rules import OptionsError
 
     console = Console(highlight=False, stderr=json_file == STDOUT)
     counts = players_list(players)

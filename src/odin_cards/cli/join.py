@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .app import CommandError, OdinCommand
+from odin_cards.cli.app import CommandError, OdinCommand
 
 
 def join_command(
@@ -35,8 +35,8 @@ def join_command(
     from rich.console import Console
     from rich.text import Text
 
-    from ..play.remote import JoinError, RemoteSession, parse_link, take_seat
-    from .play import piped_reader, terminal_reader
+    from odin_cards.cli.play import piped_reader, terminal_reader
+    from odin_cards.odin.play.remote import JoinError, RemoteSession, parse_link, take_seat
 
     console = Console(highlight=False)
     try:

@@ -1,7 +1,7 @@
 """``odin arena --ladder L1 L2 ...``: the levels' ladder, each rung stopped by a sequential test.
 
 The arena command hands over here when ``--ladder`` is given; see
-:mod:`odin_cards.arena.ladder` for the test and the ratings.
+:mod:`odin_cards.tools.arena.ladder` for the test and the ratings.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from .app import CommandError
-from .paths import STDOUT, check_output, plural, write_text
+from odin_cards.cli.app import CommandError
+from odin_cards.cli.paths import STDOUT, check_output, plural, write_text
 
 if TYPE_CHECKING:
-    from ..arena.ladder import Rating, Rung, Sprt
-    from ..rules import Options
+    from odin_cards.odin.rules import Options
+    from odin_cards.tools.arena.ladder import Rating, Rung, Sprt
 
 
 def ladder_command(
@@ -34,8 +34,8 @@ def ladder_command(
     from rich.console import Console
     from rich.text import Text
 
-    from ..arena import ArenaError, BotFailure, make_entrants
-    from ..arena.ladder import Sprt, ladder_ratings, run_ladder
+    from odin_cards.tools.arena import ArenaError, BotFailure, make_entrants
+    from odin_cards.tools.arena.ladder import Sprt, ladder_ratings, run_ladder
 
     console = Console(highlight=False, stderr=json_file == STDOUT)
     try:
@@ -118,7 +118,7 @@ def ladder_dict(
 
 
 def _p95(times: Sequence[float]) -> float:
-    from ..arena.stats import percentile
+    from odin_cards.tools.arena.stats import percentile
 
     return percentile(sorted(times), 0.95)
 

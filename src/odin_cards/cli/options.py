@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from ..contract import GameRules
-    from ..rules import Options
+    from odin_cards.contract import GameRules
+    from odin_cards.odin.rules import Options
 
 Target = Annotated[int, typer.Option("--target", help="Points that end the game (10/15/20/any).")]
 OneHand = Annotated[bool, typer.Option("--one-hand", help="The first hand ends the game.")]
@@ -43,7 +43,7 @@ def make_options(
     goat: bool = False,
 ) -> Options:
     """Build and check options; a bad one exits with a one-line error naming its flag."""
-    from ..rules import Options, OptionsError
+    from odin_cards.odin.rules import Options, OptionsError
 
     check_players(players)
     if target < 1:
@@ -103,8 +103,8 @@ ODIN_FLAGS = {
 
 def game_rules(key: str) -> GameRules:
     """The rules registered as ``key`` (:data:`odin_cards.games.GAMES`), or a one-line error."""
-    from ..contract import SetupError
-    from ..games import rules_of
+    from odin_cards.contract import SetupError
+    from odin_cards.games import rules_of
 
     try:
         return rules_of(key)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from .app import CommandError
+from odin_cards.cli.app import CommandError
 
 STDOUT = Path("-")
 """``-`` as a file name means standard output (``--json -``, ``traces --write -``)."""

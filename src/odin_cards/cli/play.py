@@ -17,21 +17,21 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from . import options as opt
-from .app import CommandError, OdinCommand
-from .paths import check_output, read_text, write_text
+from odin_cards.cli import options as opt
+from odin_cards.cli.app import CommandError, OdinCommand
+from odin_cards.cli.paths import check_output, read_text, write_text
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ..contract import GameRules, GameState
-    from ..play import BotSeat
-    from ..rules import Game
+    from odin_cards.contract import GameRules, GameState
+    from odin_cards.odin.play import BotSeat
+    from odin_cards.odin.rules import Game
 
 
 def default_level() -> str:
     """The strongest level that answers within half a second a move (a brisk game)."""
-    from ..bots import LEVELS
+    from odin_cards.odin.bots import LEVELS
 
     quick = [k for k, level in LEVELS.items() if (level.budget.seconds or 0.0) <= 0.5]
     return (quick or list(LEVELS))[-1]
@@ -68,8 +68,8 @@ def piped_reader(console: Console) -> Callable[[str], str]:
 
 
 def parse_bots(spec: str, players: int) -> tuple[list[str], dict[int, BotSeat]]:
-    from ..arena import ArenaError, parse_entrant
-    from ..play import BotSeat
+    from odin_cards.odin.play import BotSeat
+    from odin_cards.tools.arena import ArenaError, parse_entrant
 
     specs = [s.strip() for s in spec.split(",") if s.strip()]
     if len(specs) == 1:
@@ -101,7 +101,7 @@ def record_json(game: Game, names: list[str], specs: list[str]) -> str:
 
 def load_saved(path: Path) -> tuple[Game, list[str], list[str]]:
     """A game saved by ``odin play --record`` (names and bots included), to play on."""
-    from ..rules import GameRecord, RecordError
+    from odin_cards.odin.rules import GameRecord, RecordError
 
     text = read_text(path)
     try:
@@ -123,7 +123,7 @@ def load_saved(path: Path) -> tuple[Game, list[str], list[str]]:
 
 def noo_bots(spec: str, players: int) -> tuple[list[str], dict[int, str]]:
     """The bot level of each bot seat of In the Name of Odin (``--bots``)."""
-    from ..bots.registry import bot_levels
+    from odin_cards.odin.bots.registry import bot_levels
 
     levels = bot_levels("name-of-odin")
     specs = [s.strip().lower() for s in spec.split(",") if s.strip()]
@@ -144,7 +144,7 @@ def noo_bots(spec: str, players: int) -> tuple[list[str], dict[int, str]]:
 
 def load_saved_game(path: Path, key: str) -> tuple[GameState, list[str], list[str]]:
     """A game of ``key`` saved by ``odin play --record`` (names and bots included)."""
-    from ..games import rules_of
+    from odin_cards.games import rules_of
 
     text = read_text(path)
     try:
@@ -184,9 +184,9 @@ def play_name_of_odin(
     from rich.console import Console
     from rich.text import Text
 
-    from ..bots.registry import bot_levels
-    from ..name_of_odin import CardsError, load_cards
-    from ..name_of_odin.play import NooSession
+    from odin_cards.name_of_odin import CardsError, load_cards
+    from odin_cards.name_of_odin.play import NooSession
+    from odin_cards.odin.bots.registry import bot_levels
 
     if resume is not None:
         if cards is not None:
@@ -327,9 +327,9 @@ def play_command(
     from rich.console import Console
     from rich.text import Text
 
-    from ..bots import LEVELS
-    from ..play import PlaySession
-    from ..rules import Game
+    from odin_cards.odin.bots import LEVELS
+    from odin_cards.odin.play import PlaySession
+    from odin_cards.odin.rules import Game
 
     rules = opt.game_rules(game_key)
     if rules.key != "odin":

@@ -9,8 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .app import CommandError, OdinCommand, one_line
-from .paths import read_text
+from odin_cards.cli.app import CommandError, OdinCommand, one_line
+from odin_cards.cli.paths import read_text
 
 
 def seat_names(file: Path, players: int) -> list[str] | None:
@@ -25,7 +25,7 @@ def seat_names(file: Path, players: int) -> list[str] | None:
 
 def game_of_record(file: Path, text: str, asked: str | None) -> str:
     """The key of the game a record holds (a record without one is Odin's, format 1)."""
-    from ..games import GAMES
+    from odin_cards.games import GAMES
 
     try:
         data = json.loads(text)
@@ -47,7 +47,7 @@ def replay_game(file: Path, key: str, text: str) -> None:
     from rich.console import Console
     from rich.text import Text
 
-    from ..games import rules_of
+    from odin_cards.games import rules_of
 
     rules = rules_of(key)
     console = Console(highlight=False)
@@ -78,7 +78,7 @@ def replay_game(file: Path, key: str, text: str) -> None:
 def event_lines(key: str, events: list[dict[str, Any]], names: list[str]) -> list[str]:
     """The public events of a game, one line each, in the game's own words where it has them."""
     if key == "name-of-odin":
-        from ..name_of_odin.play.words import event_lines as words
+        from odin_cards.name_of_odin.play.words import event_lines as words
 
         return words(events, names)
     return [json.dumps(event, separators=(", ", ": ")) for event in events]
@@ -105,11 +105,11 @@ def replay_command(
     from rich.console import Console
     from rich.text import Text
 
-    from ..play.words import event_line
-    from ..rules import GameRecord, RecordError
-    from ..rules.statistics import game_statistics
-    from . import options as opt
-    from .statistics import seats_table, summary_line
+    from odin_cards.cli import options as opt
+    from odin_cards.cli.statistics import seats_table, summary_line
+    from odin_cards.odin.play.words import event_line
+    from odin_cards.odin.rules import GameRecord, RecordError
+    from odin_cards.odin.rules.statistics import game_statistics
 
     if game_key is not None:
         opt.game_rules(game_key)

@@ -10,8 +10,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .app import CommandError, OdinCommand
-from .database import DatabaseUrl, DataDir, check_database_url
+from odin_cards.cli.app import CommandError, OdinCommand
+from odin_cards.cli.database import DatabaseUrl, DataDir, check_database_url
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 
@@ -145,8 +145,8 @@ def serve_command(
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve the lobby, the tables and the browser client (http://HOST:PORT/)."""
-    from ..server import Settings, create_app, sqlite_url
-    from ..server.transport.uvicorn_config import server_config
+    from odin_cards.server import Settings, create_app, sqlite_url
+    from odin_cards.server.transport.uvicorn_config import server_config
 
     if log_level not in LOG_LEVELS:
         raise typer.BadParameter(f"--log-level is one of {', '.join(LOG_LEVELS)}")
@@ -164,8 +164,8 @@ def serve_command(
         database_url = sqlite_url(data_dir)
     else:
         check_database_url(database_url)
-    from ..server.adapters import check_database
-    from ..server.domain.ports import DatabaseInUse, StoreUnavailable
+    from odin_cards.server.adapters import check_database
+    from odin_cards.server.core.ports import DatabaseInUse, StoreUnavailable
 
     try:  # a second server on this database, or none to reach: one line, before starting
         check_database(database_url, shared=redis_url is not None)
@@ -232,7 +232,7 @@ def _draining_server() -> type:
             self.odin_app = app
 
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-            from ..server.app import begin_drain
+            from odin_cards.server.app import begin_drain
 
             if not self.should_exit:
                 begin_drain(self.odin_app)

@@ -9,18 +9,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from . import options as opt
-from .app import CommandError, OdinCommand
-from .paths import STDOUT, check_output, plural, write_text
+from odin_cards.cli import options as opt
+from odin_cards.cli.app import CommandError, OdinCommand
+from odin_cards.cli.paths import STDOUT, check_output, plural, write_text
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
     from rich.table import Table
 
-    from ..contract import GameRules, GameState
-    from ..rules import Game
-    from ..simulate import GameTotals, Summary
+    from odin_cards.contract import GameRules, GameState
+    from odin_cards.odin.rules import Game
+    from odin_cards.tools.simulate import GameTotals, Summary
 
 
 def summary_dict(summary: Summary, seconds: float, complete: bool) -> dict[str, Any]:
@@ -64,7 +64,7 @@ def places(totals: GameTotals) -> tuple[Table, list[dict[str, Any]]]:
     from rich import box
     from rich.table import Table
 
-    from ..arena import wilson_interval
+    from odin_cards.tools.arena import wilson_interval
 
     table = Table(box=box.SIMPLE_HEAD, title="by place in the order of play (0 began)")
     for column in ("place", "win share (95% CI)", "mean score"):
@@ -121,8 +121,8 @@ def simulate_game(
     from rich.console import Console
     from rich.table import Table
 
-    from .. import simulate as sim
-    from ..bots.registry import bot_levels
+    from odin_cards.odin.bots.registry import bot_levels
+    from odin_cards.tools import simulate as sim
 
     opt.check_players_of(rules, players)
     if level is not None and level not in bot_levels(rules.key):
@@ -227,7 +227,7 @@ def simulate_command(
     from rich.console import Console
     from rich.table import Table
 
-    from ..simulate import Summary, simulate
+    from odin_cards.tools.simulate import Summary, simulate
 
     rules = opt.game_rules(game)
     if rules.key != "odin":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from ..rules.statistics import GameStatistics, HighestSet
+from odin_cards.odin.rules.statistics import GameStatistics, HighestSet
 
 
 def highest_text(best: HighestSet | None) -> str:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import typer
 
-from .app import CommandError, OdinCommand, OdinGroup
-from .database import DatabaseUrl, DataDir, check_database_url
+from odin_cards.cli.app import CommandError, OdinCommand, OdinGroup
+from odin_cards.cli.database import DatabaseUrl, DataDir, check_database_url
 
 tables_app = typer.Typer(
     name="tables",
@@ -30,7 +30,7 @@ def broken_command(
     """List the tables marked broken (their log does not replay), one line each."""
     import asyncio  # here, not at the top: odin --help stays quick
 
-    from ..server.settings import sqlite_url
+    from odin_cards.server.settings import sqlite_url
 
     if database_url is None:
         if not (data_dir / "odin.sqlite3").is_file():
@@ -44,10 +44,10 @@ def broken_command(
 
 async def broken_lines(url: str) -> list[str]:
     """One line per broken table of the database at ``url``, or one line saying none is."""
-    from ..server.adapters.sql_errors import storing
-    from ..server.adapters.sql_schema import head_revision, make_engine, schema_revision
-    from ..server.adapters.sql_store import SqlTableStore
-    from ..server.domain.ports import StoreUnavailable
+    from odin_cards.server.adapters.sql_errors import storing
+    from odin_cards.server.adapters.sql_schema import head_revision, make_engine, schema_revision
+    from odin_cards.server.adapters.sql_store import SqlTableStore
+    from odin_cards.server.core.ports import StoreUnavailable
 
     engine = make_engine(url)
     try:

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from .app import CommandError, OdinCommand
-from .paths import STDOUT, check_output, plural, read_text, write_text
+from odin_cards.cli.app import CommandError, OdinCommand
+from odin_cards.cli.paths import STDOUT, check_output, plural, read_text, write_text
 
 
 def traces_command(
@@ -30,7 +30,7 @@ def traces_command(
     from rich.console import Console
     from rich.text import Text
 
-    from ..traces import check_trace, read_traces, write_traces
+    from odin_cards.odin.traces import check_trace, read_traces, write_traces
 
     console = Console(highlight=False, markup=False)
     if (check is None) == (write is None):

@@ -5,9 +5,15 @@ played, :func:`load_cards` reads a card-set file. Rules: ``docs/name-of-odin/RUL
 card format: ``docs/name-of-odin/cards.md``.
 """
 
-from .actions import Action, parse
-from .cards import CardsError, CardSet, load_cards, parse_cards, starter_cards
-from .errors import (
+from odin_cards.name_of_odin.rules.actions import Action, parse
+from odin_cards.name_of_odin.rules.cards import (
+    CardsError,
+    CardSet,
+    load_cards,
+    parse_cards,
+    starter_cards,
+)
+from odin_cards.name_of_odin.rules.errors import (
     IllegalActionError,
     MalformedActionError,
     NameOfOdinError,
@@ -15,10 +21,10 @@ from .errors import (
     RecordError,
     SetupRefusedError,
 )
-from .game import Game
-from .record import GameRecord
-from .rules import NAME_OF_ODIN, NameOfOdinRules
-from .state import Event, Outcome
+from odin_cards.name_of_odin.rules.game import Game
+from odin_cards.name_of_odin.rules.name_of_odin import NAME_OF_ODIN, NameOfOdinRules
+from odin_cards.name_of_odin.rules.record import GameRecord
+from odin_cards.name_of_odin.rules.state import Event, Outcome
 
 __all__ = [
     "NAME_OF_ODIN",

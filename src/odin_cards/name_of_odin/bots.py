@@ -23,10 +23,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .symbols import VIKING_CODES, VIKINGS
+from odin_cards.contract import GameState
+from odin_cards.name_of_odin.rules.symbols import VIKING_CODES, VIKINGS
 
 View = Mapping[str, Any]
-"""A seat's view of a game (:func:`odin_cards.name_of_odin.view.view_of`)."""
+"""A seat's view of a game (:func:`odin_cards.name_of_odin.rules.view.view_of`)."""
 
 
 class Bot(Protocol):
@@ -476,3 +477,12 @@ def ask(bot: Bot, view: View, rng: random.Random) -> str:
 
 
 __all__ = ["LEVELS", "Bot", "HeuristicBot", "Level", "RandomBot", "View", "ask", "make_bot"]
+
+
+def choose(state: GameState, level: str, seconds: float | None, rng: random.Random) -> str:
+    """The platform's way to ask (:data:`odin_cards.plugin.Choose`): the move of ``level``
+    for the seat to move, shown only that seat's view (these bots never need ``seconds``)."""
+    seat = state.current_player
+    if seat is None:
+        raise ValueError("the game is over: nobody is to move")
+    return ask(make_bot(level), state.view(seat), rng)

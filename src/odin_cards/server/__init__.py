@@ -7,7 +7,7 @@ talking to ports), :mod:`.adapters` (the ports on SQL and in memory), :mod:`.bot
 seats in worker processes). The protocol is ``docs/protocol.md``.
 """
 
-from .app import create_app
-from .settings import Settings, sqlite_url
+from odin_cards.server.app import create_app
+from odin_cards.server.settings import Settings, sqlite_url
 
 __all__ = ["Settings", "create_app", "sqlite_url"]

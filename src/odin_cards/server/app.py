@@ -18,38 +18,38 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from redis.exceptions import RedisError
 
-from .adapters import open_database
-from .adapters.analyst import WorkerAnalyst
-from .adapters.bot_runner import ProcessBotRunner
-from .adapters.database import Database
-from .adapters.metrics import PrometheusMetrics
-from .adapters.redis_bus import RedisMessaging
-from .adapters.sql_errors import FAILURES
-from .adapters.sql_leases import SqlLeaseStore
-from .domain.accounts import Accounts
-from .domain.analysis import TableAnalyses
-from .domain.broadcast import MemoryBroadcaster
-from .domain.clock import SystemClock
-from .domain.cluster import ClusterPorts
-from .domain.hall import Hall
-from .domain.hints import TableHints
-from .domain.ports import StoreUnavailable
-from .domain.ratings import Results
-from .settings import Settings
-from .transport import auth, errors
-from .transport.accounts_api import router as accounts_router
-from .transport.analysis_api import router as analysis_router
-from .transport.api import router
-from .transport.connection import EdgeStats
-from .transport.errors import ApiError
-from .transport.headers import SecurityHeaders
-from .transport.http_limits import BodyLimit
-from .transport.ops import drain, install_ops
-from .transport.people_api import router as people_router
-from .transport.people_routes import router as people_routes
-from .transport.people_routes import start_people
-from .transport.quotas import Quotas
-from .transport.ws import endpoint
+from odin_cards.server.adapters import open_database
+from odin_cards.server.adapters.analyst import WorkerAnalyst
+from odin_cards.server.adapters.bot_runner import ProcessBotRunner
+from odin_cards.server.adapters.database import Database
+from odin_cards.server.adapters.metrics import PrometheusMetrics
+from odin_cards.server.adapters.redis_bus import RedisMessaging
+from odin_cards.server.adapters.sql_errors import FAILURES
+from odin_cards.server.adapters.sql_leases import SqlLeaseStore
+from odin_cards.server.core.clock import SystemClock
+from odin_cards.server.core.features.analysis import TableAnalyses
+from odin_cards.server.core.features.hints import TableHints
+from odin_cards.server.core.people.accounts import Accounts
+from odin_cards.server.core.people.ratings import Results
+from odin_cards.server.core.ports import StoreUnavailable
+from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
+from odin_cards.server.core.tables.cluster import ClusterPorts
+from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.settings import Settings
+from odin_cards.server.transport import auth, errors
+from odin_cards.server.transport.accounts_api import router as accounts_router
+from odin_cards.server.transport.analysis_api import router as analysis_router
+from odin_cards.server.transport.api import router
+from odin_cards.server.transport.connection import EdgeStats
+from odin_cards.server.transport.errors import ApiError
+from odin_cards.server.transport.headers import SecurityHeaders
+from odin_cards.server.transport.http_limits import BodyLimit
+from odin_cards.server.transport.ops import drain, install_ops
+from odin_cards.server.transport.people_api import router as people_router
+from odin_cards.server.transport.people_routes import router as people_routes
+from odin_cards.server.transport.people_routes import start_people
+from odin_cards.server.transport.quotas import Quotas
+from odin_cards.server.transport.ws import endpoint
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {

@@ -17,7 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..symbols import VIKING_CODES
+from odin_cards.name_of_odin.rules.symbols import VIKING_CODES
 
 View = Mapping[str, Any]
 

@@ -24,11 +24,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ...bots import Budget
-from ...bots.registry import choose_move
-from ...contract import ActionError, GameState
-from .render import choices_text, screen, what_to_do
-from .words import event_line
+from odin_cards.contract import ActionError, GameState
+from odin_cards.name_of_odin.play.render import choices_text, screen, what_to_do
+from odin_cards.name_of_odin.play.words import event_line
+from odin_cards.odin.bots import Budget
+from odin_cards.odin.bots.registry import choose_move
 
 GAME = "name-of-odin"
 
@@ -58,7 +58,7 @@ Commands: show (the table again), log (the last events), hint, help, quit."""
 class NooSession:
     """A whole game of one person (seat ``human``) against bots in every other seat.
 
-    ``bots`` maps a seat to its level key of :mod:`odin_cards.bots.registry`;
+    ``bots`` maps a seat to its level key of :mod:`odin_cards.odin.bots.registry`;
     ``bot_seed`` seeds their dice (never the game's seed, which would reveal the decks).
     """
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..symbols import VIKING_NAMES
+from odin_cards.name_of_odin.rules.symbols import VIKING_NAMES
 
 Event = Mapping[str, Any]
 

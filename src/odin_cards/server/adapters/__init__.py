@@ -5,10 +5,10 @@ with :func:`acquire_database`, migrates it and starts the event log). Tests of t
 use :class:`~.memory.MemoryDatabase` instead.
 """
 
-from .database import Database, open_database
-from .db_lock import acquire_database, check_database
-from .sql_log import SqlEventLog
-from .sql_store import SqlTableStore
+from odin_cards.server.adapters.database import Database, open_database
+from odin_cards.server.adapters.db_lock import acquire_database, check_database
+from odin_cards.server.adapters.sql_log import SqlEventLog
+from odin_cards.server.adapters.sql_store import SqlTableStore
 
 __all__ = [
     "Database",

@@ -20,8 +20,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ...analysis.worker import analyse, lower_priority
-from ...bot_worker import warm
+from odin_cards.workers.analysis import analyse, lower_priority
+from odin_cards.workers.bot_worker import warm
 
 
 class WorkerAnalyst:

@@ -1,8 +1,8 @@
 """Bot seats: bots think in worker processes, and tables share the workers fairly.
 
-A worker runs :mod:`odin_cards.bot_worker` (it rebuilds the game from the table's definition
+A worker runs :mod:`odin_cards.workers.bot_worker` (it rebuilds the game from the table's definition
 and log and asks the bot, which sees only its seat's view). Bots are looked up by level key
-and game in :mod:`odin_cards.bots.registry`, so new levels appear in the lobby without server
+and game in :mod:`odin_cards.odin.bots.registry`, so new levels appear in the lobby without server
 changes.
 
 :class:`ProcessBotRunner` is the server's :class:`~.domain.ports.BotRunner`. Why it is more
@@ -48,11 +48,11 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ...bot_worker import Move, Turn, choose, replay, stand_in, warm, watch_parent
-from ...bots import Budget
-from ...bots.registry import level_of
-from ..domain.ports import BotRequest
-from ..settings import Settings
+from odin_cards.odin.bots import Budget
+from odin_cards.odin.bots.registry import level_of
+from odin_cards.server.core.ports import BotRequest
+from odin_cards.server.settings import Settings
+from odin_cards.workers.bot_worker import Move, Turn, choose, replay, stand_in, warm, watch_parent
 
 log = logging.getLogger(__name__)
 

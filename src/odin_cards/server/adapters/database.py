@@ -8,15 +8,15 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from .db_lock import acquire_database
-from .sql_accounts import SqlAccountStore
-from .sql_errors import storing
-from .sql_log import SqlEventLog
-from .sql_people import SqlPeopleStore
-from .sql_ratings import SqlRatingStore
-from .sql_schema import make_engine, migrate
-from .sql_social import SqlSocialStore
-from .sql_store import SqlTableStore
+from odin_cards.server.adapters.db_lock import acquire_database
+from odin_cards.server.adapters.sql_accounts import SqlAccountStore
+from odin_cards.server.adapters.sql_errors import storing
+from odin_cards.server.adapters.sql_log import SqlEventLog
+from odin_cards.server.adapters.sql_people import SqlPeopleStore
+from odin_cards.server.adapters.sql_ratings import SqlRatingStore
+from odin_cards.server.adapters.sql_schema import make_engine, migrate
+from odin_cards.server.adapters.sql_social import SqlSocialStore
+from odin_cards.server.adapters.sql_store import SqlTableStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,12 +28,12 @@ class Database:
     log: SqlEventLog
     social: SqlSocialStore
     accounts: SqlAccountStore
-    """Accounts, sessions and login attempts (issue #10, ``domain/accounts.py``)."""
+    """Accounts, sessions and login attempts (issue #10, ``core/people/accounts.py``)."""
     ratings: SqlRatingStore
-    """Results, ratings, profiles and leaderboards (issue #10, ``domain/ratings.py``)."""
+    """Results, ratings, profiles and leaderboards (issue #10, ``core/people/ratings.py``)."""
     people: SqlPeopleStore
     """Play now's queue (``people.queue``), follows, blocks, reports, invitations
-    (issue #10, ``domain/matchmaking.py``, ``domain/friends.py``)."""
+    (issue #10, ``core/people/matchmaking.py``, ``core/people/friends.py``)."""
 
 
 @asynccontextmanager

@@ -24,9 +24,9 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from ..domain.ports import DatabaseInUse, StoreUnavailable
-from .sql_errors import FAILURES, storing
-from .sql_schema import sqlite_path
+from odin_cards.server.adapters.sql_errors import FAILURES, storing
+from odin_cards.server.adapters.sql_schema import sqlite_path
+from odin_cards.server.core.ports import DatabaseInUse, StoreUnavailable
 
 ADVISORY_KEY = int.from_bytes(hashlib.sha256(b"odin-cards server").digest()[:8], "big", signed=True)
 """The PostgreSQL advisory lock's key (advisory locks are per database)."""

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 
-from ..domain.ports import (
+from odin_cards.server.core.ports import (
     STATUSES,
     CommitUnknown,
     Fenced,

@@ -14,8 +14,8 @@ from collections.abc import Callable, Collection
 from datetime import datetime
 from typing import Any
 
-from ..domain.ports import BusHandler, RequestHandler
-from .memory import MemoryDatabase
+from odin_cards.server.adapters.memory import MemoryDatabase
+from odin_cards.server.core.ports import BusHandler, RequestHandler
 
 
 class MemoryLeaseStore:

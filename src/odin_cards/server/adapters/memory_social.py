@@ -7,8 +7,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..domain.ports import ChatLine, StoreUnavailable
-from .memory import MemoryDatabase
+from odin_cards.server.adapters.memory import MemoryDatabase
+from odin_cards.server.core.ports import ChatLine, StoreUnavailable
 
 
 class MemorySocialStore:

@@ -20,7 +20,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 
-from ...games import GAMES
+from odin_cards.games import GAMES
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 """The media type of :meth:`PrometheusMetrics.exposition` (the Prometheus text format)."""
@@ -99,7 +99,7 @@ class _LevelsCollector(Collector):
 
 
 class PrometheusMetrics:
-    """The :class:`~odin_cards.server.domain.ports.Metrics` port, with its own registry."""
+    """The :class:`~odin_cards.server.core.ports.Metrics` port, with its own registry."""
 
     def __init__(self, process: bool = True) -> None:
         """``process``: also export this process's CPU seconds, memory and open files

@@ -28,7 +28,7 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from ..domain.ports import BusHandler, RequestHandler
+from odin_cards.server.core.ports import BusHandler, RequestHandler
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from ..domain.accounts import (
+from odin_cards.server.adapters import sql_schema as schema
+from odin_cards.server.adapters.sql_errors import Refused
+from odin_cards.server.adapters.sql_store import possible_id, reading, transaction, utc
+from odin_cards.server.core.people.accounts import (
     Account,
     AccountRecord,
     Attempts,
@@ -18,10 +21,7 @@ from ..domain.accounts import (
     NameTaken,
     SessionRecord,
 )
-from ..domain.ports import StoreUnavailable
-from . import sql_schema as schema
-from .sql_errors import Refused
-from .sql_store import possible_id, reading, transaction, utc
+from odin_cards.server.core.ports import StoreUnavailable
 
 
 def _record(row: Any) -> AccountRecord:

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import sqlalchemy as sa
 
-from ..domain.ports import CommitUnknown, StoreUnavailable
+from odin_cards.server.core.ports import CommitUnknown, StoreUnavailable
 
 FAILURES: tuple[type[Exception], ...] = (sa.exc.SQLAlchemyError, OSError)
 """What a database, its driver or the network raise when they fail (timeouts and

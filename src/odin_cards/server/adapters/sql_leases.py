@@ -25,9 +25,9 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from . import sql_schema as schema
-from .heartbeat import HeartbeatThread
-from .sql_store import reading, transaction, utc
+from odin_cards.server.adapters import sql_schema as schema
+from odin_cards.server.adapters.heartbeat import HeartbeatThread
+from odin_cards.server.adapters.sql_store import reading, transaction, utc
 
 _ALIVE = "EXISTS (SELECT 1 FROM processes p WHERE p.id = {owner} AND p.expires_at > now())"
 

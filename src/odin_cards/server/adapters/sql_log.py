@@ -24,10 +24,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from ..domain.ports import CommitUnknown, Fenced, LoggedAction, StoreUnavailable
-from . import sql_schema as schema
-from .sql_errors import Refused, committing, storing
-from .sql_store import event_row, logged_action, possible_id, reading
+from odin_cards.server.adapters import sql_schema as schema
+from odin_cards.server.adapters.sql_errors import Refused, committing, storing
+from odin_cards.server.adapters.sql_store import event_row, logged_action, possible_id, reading
+from odin_cards.server.core.ports import CommitUnknown, Fenced, LoggedAction, StoreUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -17,11 +17,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from ..domain.friends import Invite, Person, Report, SeatAt
-from ..domain.matchmaking import Blocked, Choice, Ticket
-from ..domain.ports import StoreUnavailable
-from . import sql_schema as schema
-from .sql_store import reading, transaction, utc
+from odin_cards.server.adapters import sql_schema as schema
+from odin_cards.server.adapters.sql_store import reading, transaction, utc
+from odin_cards.server.core.people.friends import Invite, Person, Report, SeatAt
+from odin_cards.server.core.people.matchmaking import Blocked, Choice, Ticket
+from odin_cards.server.core.ports import StoreUnavailable
 
 CANDIDATES = 200
 """Waiting tickets of one choice read per match (the oldest first)."""

@@ -8,8 +8,16 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from ..domain.profiles import BoardEntry, HistoryPoint, Person, Played, PlayedTable
-from ..domain.ratings import (
+from odin_cards.server.adapters import sql_schema as schema
+from odin_cards.server.adapters.sql_store import reading, transaction, utc
+from odin_cards.server.core.people.profiles import (
+    BoardEntry,
+    HistoryPoint,
+    Person,
+    Played,
+    PlayedTable,
+)
+from odin_cards.server.core.people.ratings import (
     PROVISIONAL_GAMES,
     PROVISIONAL_SIGMA,
     Rater,
@@ -17,8 +25,6 @@ from ..domain.ratings import (
     Settled,
     TableResult,
 )
-from . import sql_schema as schema
-from .sql_store import reading, transaction, utc
 
 
 class SqlRatingStore:

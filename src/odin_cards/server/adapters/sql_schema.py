@@ -181,7 +181,7 @@ sa.Index("seats_account", seats.c.account_id)
 # --- ratings (issue #10) ---
 
 RATING_CLASS_LENGTH = 8
-"""``heads-up`` or ``multi`` (``domain/ratings.py``)."""
+"""``heads-up`` or ``multi`` (``core/people/ratings.py``)."""
 
 table_results = sa.Table(
     "table_results",

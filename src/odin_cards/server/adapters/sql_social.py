@@ -7,9 +7,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from ..domain.ports import ChatLine
-from . import sql_schema as schema
-from .sql_store import possible_id, reading, transaction, utc
+from odin_cards.server.adapters import sql_schema as schema
+from odin_cards.server.adapters.sql_store import possible_id, reading, transaction, utc
+from odin_cards.server.core.ports import ChatLine
 
 
 class SqlSocialStore:

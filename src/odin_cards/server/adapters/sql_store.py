@@ -11,7 +11,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from ..domain.ports import (
+from odin_cards.server.adapters import sql_schema as schema
+from odin_cards.server.adapters.sql_errors import FAILURES, Refused, committing, storing
+from odin_cards.server.core.ports import (
     STATUSES,
     LoggedAction,
     SeatRecord,
@@ -19,8 +21,6 @@ from ..domain.ports import (
     StoredTable,
     TableRecord,
 )
-from . import sql_schema as schema
-from .sql_errors import FAILURES, Refused, committing, storing
 
 
 def utc(moment: datetime) -> datetime:

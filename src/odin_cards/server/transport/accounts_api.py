@@ -8,7 +8,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..domain.accounts import (
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.people.accounts import (
     NAME_MAX,
     PASSWORD_MAX,
     SEAT_LIMIT,
@@ -17,9 +18,8 @@ from ..domain.accounts import (
     NewSession,
     Session,
 )
-from ..domain.errors import DomainError
-from ..domain.hall import Hall
-from .auth import (
+from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.transport.auth import (
     COOKIE,
     accounts_of,
     check_origin,
@@ -30,9 +30,9 @@ from .auth import (
     require_account,
     set_session_cookie,
 )
-from .errors import ApiError
-from .messages import valid_table_id
-from .quotas import Quotas, client_address
+from odin_cards.server.transport.errors import ApiError
+from odin_cards.server.transport.messages import valid_table_id
+from odin_cards.server.transport.quotas import Quotas, client_address
 
 router = APIRouter(prefix="/api/account")
 

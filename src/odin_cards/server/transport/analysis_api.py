@@ -13,11 +13,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..domain.analysis import TableAnalyses
-from ..domain.hall import Hall
-from ..domain.hints import TableHints
-from .errors import ApiError
-from .messages import valid_table_id
+from odin_cards.server.core.features.analysis import TableAnalyses
+from odin_cards.server.core.features.hints import TableHints
+from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.transport.errors import ApiError
+from odin_cards.server.transport.messages import valid_table_id
 
 router = APIRouter(prefix="/api")
 

@@ -8,18 +8,18 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
-from ...bots.registry import GAMES_BOTS
-from ..domain.access import new_creator_token
-from ..domain.clocks import normalize as normalize_clock
-from ..domain.hall import Hall
-from ..domain.ports import SeatHolder
-from ..domain.ratings import is_rated
-from ..domain.stand_ins import moves_by
-from ..domain.table import LiveTable, clean_name
-from .auth import accounts_of, current_account, origin_ok
-from .errors import ApiError
-from .messages import valid_table_id
-from .quotas import Quotas, client_address
+from odin_cards.odin.bots.registry import GAMES_BOTS
+from odin_cards.server.core.features.access import new_creator_token
+from odin_cards.server.core.features.clocks import normalize as normalize_clock
+from odin_cards.server.core.features.stand_ins import moves_by
+from odin_cards.server.core.people.ratings import is_rated
+from odin_cards.server.core.ports import SeatHolder
+from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.core.tables.table import LiveTable, clean_name
+from odin_cards.server.transport.auth import accounts_of, current_account, origin_ok
+from odin_cards.server.transport.errors import ApiError
+from odin_cards.server.transport.messages import valid_table_id
+from odin_cards.server.transport.quotas import Quotas, client_address
 
 router = APIRouter(prefix="/api")
 
@@ -39,7 +39,7 @@ class ChatChoice(_Body):
 
 
 class ClockChoice(_Body):
-    """``settings["clock"]`` as asked (``domain/clocks.py`` checks the values)."""
+    """``settings["clock"]`` as asked (``core/features/clocks.py`` checks the values)."""
 
     kind: Literal["none", "realtime", "turn"]
     preset: Annotated[str, Field(max_length=16)] | None = None
@@ -59,15 +59,15 @@ class NewTable(_Body):
         Field(default_factory=dict)
     )
     chat: ChatChoice | None = None
-    """``settings["chat"]`` (``domain/chat.py``): whether players see spectators' lines."""
+    """``settings["chat"]`` (``core/features/chat.py``): whether players see spectators' lines."""
     hints: Annotated[bool, Field(strict=True)] | None = None
-    """``settings["hints"]`` (``domain/hints.py``): whether players may ask for hints."""
+    """``settings["hints"]`` (``core/features/hints.py``): whether players may ask for hints."""
     visibility: Literal["public", "private"] = "public"
     clock: ClockChoice | None = None
-    """``settings["clock"]`` (``domain/clocks.py``): none, real time or turn based."""
+    """``settings["clock"]`` (``core/features/clocks.py``): none, real time or turn based."""
     rated: Annotated[bool, Field(strict=True)] = False
-    """``settings["rated"]`` (``domain/ratings.py``): rated, for a signed-in creator only."""
-    """``settings["visibility"]`` (``domain/access.py``): listed, or by invite link only."""
+    """``settings["rated"]`` (``core/people/ratings.py``): rated, for a signed-in creator only."""
+    """``settings["visibility"]`` (``core/features/access.py``): listed, or by invite link only."""
 
 
 class Creator(_Body):
@@ -218,7 +218,7 @@ async def rematch(request: Request, table_id: str, body: RematchAnswer) -> dict[
 
 @router.post("/tables/{table_id}/cancel")
 async def cancel(request: Request, table_id: str, body: Creator) -> dict[str, Any]:
-    """The creator cancels a waiting table (``domain/access.py``)."""
+    """The creator cancels a waiting table (``core/features/access.py``)."""
     table = await _table(request, table_id)
     await _hall(request).access.cancel(table, body.creator)
     return {"table": table.to_api()}

@@ -22,9 +22,16 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
-from ..domain.accounts import Account, AccountError, Accounts, NewSession, Session, same_secret
-from ..settings import Settings
-from .errors import ApiError
+from odin_cards.server.core.people.accounts import (
+    Account,
+    AccountError,
+    Accounts,
+    NewSession,
+    Session,
+    same_secret,
+)
+from odin_cards.server.settings import Settings
+from odin_cards.server.transport.errors import ApiError
 
 COOKIE = "odin_session"
 """The session cookie's name."""

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from starlette.websockets import WebSocket
 
-from ..domain.rate import Bucket
-from ..settings import Settings
+from odin_cards.server.core.rate import Bucket
+from odin_cards.server.settings import Settings
 
 SLOW_CLIENT = 1013
 """Close code for a client that does not read its messages (try again later)."""
@@ -55,7 +55,7 @@ class Connection:
         self.seat: int | None = None
         self.account: str | None = None
         """The signed-in account behind this connection (its session cookie), if any:
-        the chat holds back what people it blocked write (``domain/chat.py``)."""
+        the chat holds back what people it blocked write (``core/features/chat.py``)."""
         self.greeted = False
         self.version = 0
         """The last version this connection was sent."""

@@ -17,8 +17,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..domain.errors import DomainError
-from ..domain.ports import StoreUnavailable
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.ports import StoreUnavailable
 
 log = logging.getLogger(__name__)
 

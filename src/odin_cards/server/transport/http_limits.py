@@ -10,7 +10,7 @@ from __future__ import annotations
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .errors import error_response
+from odin_cards.server.transport.errors import error_response
 
 CLOSE = {"Connection": "close"}
 """The server closes the connection after a refused body instead of reading the rest."""

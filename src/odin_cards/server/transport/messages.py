@@ -12,8 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from ..domain.errors import DomainError
-from ..domain.updates import PONG, ack, dump, error, table, update, welcome
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.tables.updates import PONG, ack, dump, error, table, update, welcome
 
 
 class _Message(BaseModel):
@@ -39,7 +39,7 @@ class Ping(_Message):
 
 class Chat(_Message):
     """A chat line: ``text`` or one of the quick ``reaction`` keys; a spectator may give
-    ``name`` (``domain/chat.py`` checks and cleans all three)."""
+    ``name`` (``core/features/chat.py`` checks and cleans all three)."""
 
     type: Literal["chat"]
     text: Annotated[str, Field(max_length=1000)] | None = None
@@ -56,7 +56,7 @@ class Mute(_Message):
 
 
 class Visibility(_Message):
-    """The page was shown or hidden (``domain/presence.py``: online or away)."""
+    """The page was shown or hidden (``core/features/presence.py``: online or away)."""
 
     type: Literal["visibility"]
     visible: bool

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, Response
 
-from ..adapters.metrics import CONTENT_TYPE, PrometheusMetrics
+from odin_cards.server.adapters.metrics import CONTENT_TYPE, PrometheusMetrics
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
-from ..domain.accounts import name_key
-from ..domain.profiles import (
+from odin_cards.server.core.people.accounts import name_key
+from odin_cards.server.core.people.profiles import (
     BOARD_PAGE,
     HISTORY_LIMIT,
     RECENT_LIMIT,
@@ -21,8 +21,8 @@ from ..domain.profiles import (
     check_page,
     profile_view,
 )
-from ..domain.ratings import BOT_RATINGS
-from .errors import ApiError
+from odin_cards.server.core.people.ratings import BOT_RATINGS
+from odin_cards.server.transport.errors import ApiError
 
 router = APIRouter(prefix="/api")
 

@@ -14,12 +14,11 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...bots.registry import bot_levels
-from ..adapters.database import Database
-from ..domain.accounts import Account, name_key
-from ..domain.friends import REASONS, Friends
-from ..domain.hall import Hall
-from ..domain.matchmaking import (
+from odin_cards.odin.bots.registry import bot_levels
+from odin_cards.server.adapters.database import Database
+from odin_cards.server.core.people.accounts import Account, name_key
+from odin_cards.server.core.people.friends import REASONS, Friends
+from odin_cards.server.core.people.matchmaking import (
     Choice,
     HallTables,
     MatchQueue,
@@ -28,13 +27,19 @@ from ..domain.matchmaking import (
     Seeker,
     nearest_bot,
 )
-from ..domain.ports import Clock
-from ..domain.ratings import rated
-from ..domain.table import clean_name, hash_token
-from ..settings import Settings
-from .auth import accounts_of, checked_write, current_session, require_account
-from .errors import ApiError
-from .quotas import client_address
+from odin_cards.server.core.people.ratings import rated
+from odin_cards.server.core.ports import Clock
+from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.core.tables.table import clean_name, hash_token
+from odin_cards.server.settings import Settings
+from odin_cards.server.transport.auth import (
+    accounts_of,
+    checked_write,
+    current_session,
+    require_account,
+)
+from odin_cards.server.transport.errors import ApiError
+from odin_cards.server.transport.quotas import client_address
 
 router = APIRouter(prefix="/api")
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..settings import Settings
+from odin_cards.server.settings import Settings
 
 HOUR = 3600.0
 MINUTE = 60.0

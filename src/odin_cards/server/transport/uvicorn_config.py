@@ -25,9 +25,9 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 
-from ..settings import Settings
-from .connection import ABORT
-from .logs import guard_logs
+from odin_cards.server.settings import Settings
+from odin_cards.server.transport.connection import ABORT
+from odin_cards.server.transport.logs import guard_logs
 
 log = logging.getLogger(__name__)
 

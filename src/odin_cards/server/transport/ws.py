@@ -11,18 +11,18 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..domain.accounts import Accounts
-from ..domain.errors import DomainError
-from ..domain.hall import Hall
-from ..domain.ports import StoreUnavailable
-from ..domain.table import LiveTable
-from ..settings import Settings
-from . import messages as msg
-from .auth import COOKIE
-from .connection import Connection
-from .errors import error_response
-from .messages import Act, Chat, Hello, Mute, Visibility
-from .quotas import Quotas, client_address
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.people.accounts import Accounts
+from odin_cards.server.core.ports import StoreUnavailable
+from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.core.tables.table import LiveTable
+from odin_cards.server.settings import Settings
+from odin_cards.server.transport import messages as msg
+from odin_cards.server.transport.auth import COOKIE
+from odin_cards.server.transport.connection import Connection
+from odin_cards.server.transport.errors import error_response
+from odin_cards.server.transport.messages import Act, Chat, Hello, Mute, Visibility
+from odin_cards.server.transport.quotas import Quotas, client_address
 
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013

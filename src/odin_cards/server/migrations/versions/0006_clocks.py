@@ -4,7 +4,7 @@
 its own bot), ``stand-in`` when the seat's clock ran out, ``bot`` the bot that took a
 person's seat. ``tables.clock`` holds the facts a clock needs beyond the log (when the
 game started, which people's seats a bot plays); ``{}`` for older tables, which have no
-clock. Each turn's deadline follows from these and the log's times (``domain/clocks.py``).
+clock. Each turn's deadline follows from these and the log's times (``core/features/clocks.py``).
 
 Revision ID: 0006
 Revises: 0005

@@ -3,7 +3,7 @@
 ``chat_lines`` is keyed by the table and the line's number (0, 1, 2, ... given by the
 table's owner); ``action`` places the line among the game's moves for the replay.
 ``rematches`` holds one JSON object per finished table with the players' answers
-(``domain/rematch.py``). Older tables have neither.
+(``core/features/rematch.py``). Older tables have neither.
 
 Revision ID: 0007
 Revises: 0006

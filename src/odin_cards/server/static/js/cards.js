@@ -1,4 +1,4 @@
-// Cards, sets and values on the client: the same rules as odin_cards.rules.sets, used
+// Cards, sets and values on the client: the same rules as odin_cards.odin.rules.sets, used
 // only to explain a selection live. The server stays the authority (State.legal).
 
 export const COLOURS = "BRPGKO";

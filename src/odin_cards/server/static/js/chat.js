@@ -7,7 +7,7 @@
 import { t } from "./i18n.js";
 import { clear, h } from "./ui.js";
 
-/** The quick reactions the server accepts (domain/chat.py): key, symbol, phrase. The
+/** The quick reactions the server accepts (core/features/chat.py): key, symbol, phrase. The
  * symbols are in common text fonts (no emoji font needed). */
 export const REACTIONS = [
   ["thumbs_up", "✔", () => t("react_thumbs_up")],

@@ -1,5 +1,5 @@
 // A finished game's statistics, as its record carries them ("statistics", computed on the
-// server by odin_cards.rules.statistics): the table's figures, one column per player, and
+// server by odin_cards.odin.rules.statistics): the table's figures, one column per player, and
 // a chart of each player's points after each hand. Shown on the table's final screen and
 // on the replay page. Built with DOM calls only (names go in as text, never as markup);
 // the chart is inline SVG, no third-party script.

@@ -1,0 +1,1 @@
+"""The server core's features."""

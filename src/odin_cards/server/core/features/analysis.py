@@ -1,0 +1,89 @@
+"""Finished games analysed for their replay page (issue #13), cached per table.
+
+``GET /api/tables/{id}/analysis`` asks :meth:`TableAnalyses.status`: the analysis if it is
+ready, else it is started (or left running) and the client asks again later. Only finished
+tables are analysed (a running game's record holds every hand). The work runs in the
+:class:`~.ports.Analyst` (one worker, one game at a time); at most :data:`WAITING` games
+wait for it (more is ``analysis_busy``), and the last :data:`CACHED` analyses are kept in
+this process's memory (least recently asked dropped first; each is tens of KiB). A failed
+analysis is not kept: asking again tries again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from typing import Any, Final
+
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.ports import Analyst
+from odin_cards.server.core.tables.table import LiveTable
+
+log = logging.getLogger(__name__)
+
+ITERATIONS: Final = 100
+"""Search iterations per decision: a 4-player game to 15 points takes about half a minute."""
+CACHED: Final = 64
+"""Analyses kept in memory."""
+WAITING: Final = 8
+"""Most games being analysed or waiting to be."""
+
+
+class TableAnalyses:
+    """The analyses of finished tables: computed once, kept in a bounded cache."""
+
+    def __init__(self, analyst: Analyst, iterations: int = ITERATIONS) -> None:
+        self.analyst = analyst
+        self.iterations = iterations
+        self._done: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._pending: dict[str, asyncio.Task[None]] = {}
+
+    def status(self, table: LiveTable) -> dict[str, Any] | None:
+        """The table's analysis, or ``None`` while it is being computed (started now if
+        it was not). Refuses a table that is not finished, or not of Odin."""
+        if table.status != "finished":
+            raise DomainError("running", "a game is analysed once it is over")
+        if table.game_key != "odin":
+            raise DomainError("bad_game", "only games of Odin are analysed")
+        done = self._done.get(table.id)
+        if done is not None:
+            self._done.move_to_end(table.id)
+            return done
+        if table.id not in self._pending:
+            if len(self._pending) >= WAITING:
+                raise DomainError("analysis_busy", "many games are being analysed; try later")
+            record = table.game.record().to_dict()
+            self._pending[table.id] = asyncio.ensure_future(self._run(table.id, record))
+        return None
+
+    async def result(self, table: LiveTable) -> dict[str, Any]:
+        """The table's analysis, waiting for it (tests, tools)."""
+        done = self.status(table)
+        if done is not None:
+            return done
+        await asyncio.shield(self._pending[table.id])
+        done = self._done.get(table.id)
+        if done is None:
+            raise DomainError("unavailable", "the analysis failed; try again later")
+        return done
+
+    async def _run(self, table_id: str, record: dict[str, Any]) -> None:
+        try:
+            analysis = await self.analyst.analyse(record, self.iterations)
+        except Exception as error:  # logged and forgotten: the next request tries again
+            log.error("the analysis of table %s failed (%s)", table_id, type(error).__name__)
+        else:
+            self._done[table_id] = analysis
+            while len(self._done) > CACHED:
+                self._done.popitem(last=False)
+        finally:
+            del self._pending[table_id]
+
+    def close(self) -> None:
+        """Stop: analyses under way are abandoned."""
+        for task in self._pending.values():
+            task.cancel()
+
+
+__all__ = ["CACHED", "ITERATIONS", "WAITING", "TableAnalyses"]

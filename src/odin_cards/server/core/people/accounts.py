@@ -1,0 +1,613 @@
+"""Accounts (issue #10): optional identities with a name and a password.
+
+A guest plays as before, with seat tokens in the browser; a person who signs up gets an
+account whose logged-in sessions are cookies (only their SHA-256 is stored). The rules
+here are the domain's: which names and passwords are allowed, how long a session lives
+(idle and absolute), when failed logins lock a name or an address out, and what deleting
+or banning an account does. Storage is the :class:`AccountStore` port (SQL in
+``adapters/sql_accounts.py``); the HTTP side (cookies, CSRF) is ``transport/auth.py``.
+
+Password hashes are argon2id (``argon2-cffi``), computed in a worker thread (a hash takes
+tens of milliseconds and 64 MiB) with at most :data:`HASHING_AT_ONCE` at a time, so a
+flood of logins cannot take the server's memory. A login for an unknown name verifies a
+dummy hash: it costs what a known name costs, and answers the same words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+import string
+import unicodedata
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Protocol
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from odin_cards.odin.bots.registry import GAMES_BOTS
+from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.ports import Clock, StoreUnavailable
+from odin_cards.server.core.tables.table import LiveTable
+from odin_cards.server.settings import Settings
+
+if TYPE_CHECKING:
+    from odin_cards.server.core.tables.hall import Hall
+
+# ---------------------------------------------------------------- rules
+
+NAME_MIN = 3
+NAME_MAX = 20
+NAME_CHARACTERS = frozenset(string.ascii_letters + string.digits + "_-")
+"""Letters, digits, ``_`` and ``-``: no look-alike characters from other scripts."""
+
+PASSWORD_MIN = 8
+PASSWORD_MAX = 128
+"""Characters; longer passwords are refused (hashing a megabyte is a denial of service)."""
+
+RESERVED = frozenset(
+    {
+        "admin",
+        "administrator",
+        "anonymous",
+        "bot",
+        "bots",
+        "deleted",
+        "former-player",
+        "guest",
+        "moderator",
+        "mod",
+        "null",
+        "odin",
+        "odin-cards",
+        "root",
+        "server",
+        "staff",
+        "stand-in",
+        "support",
+        "system",
+        "undefined",
+    }
+)
+"""Names nobody may take (besides every bot level's key and name)."""
+
+NEUTRAL_NAME = "Former player"
+"""The name a deleted account's seats show from then on."""
+
+HASHING_AT_ONCE = 2
+"""Password hashes computed at once in this process (each takes 64 MiB for a moment)."""
+
+SESSION_TOUCH = 60.0
+"""Seconds between two writes of a session's ``last_used`` (not one write per request)."""
+
+SEAT_LIMIT = 200
+"""Most seats one request may link to an account, and most tables listed."""
+
+
+class AccountError(Exception):
+    """A request about accounts refused; nothing changed. ``status`` is the HTTP status
+    the transport answers with; ``retry_after`` (seconds) comes with a lockout."""
+
+    def __init__(
+        self, code: str, message: str, status: int = 400, retry_after: int | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.retry_after = retry_after
+
+
+class NameTaken(Exception):
+    """The store refused a new account: its ``name_key`` is taken."""
+
+
+def reserved_names() -> frozenset[str]:
+    """Name keys nobody may sign up with: :data:`RESERVED` and the bots' levels."""
+    levels = {
+        name_key(word)
+        for bots in GAMES_BOTS.values()
+        for level in bots.levels.values()
+        for word in (level.key, level.name)
+    }
+    return RESERVED | levels
+
+
+def name_key(name: str) -> str:
+    """The key that makes names unique whatever their case (NFKC, casefolded)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_name(name: str, reserved: Collection[str] = ()) -> str:
+    """The name's key, or ``bad_name`` saying what is wrong with it."""
+    if not NAME_MIN <= len(name) <= NAME_MAX:
+        raise AccountError("bad_name", f"a user name has {NAME_MIN} to {NAME_MAX} characters", 422)
+    if any(c not in NAME_CHARACTERS for c in name):
+        raise AccountError("bad_name", "a user name has only letters a-z, digits, '_' and '-'", 422)
+    if not name[0].isalpha():
+        raise AccountError("bad_name", "a user name begins with a letter", 422)
+    key = name_key(name)
+    if key in reserved:
+        raise AccountError("name_taken", f"the name {name} is reserved; choose another", 409)
+    return key
+
+
+def check_password(password: str, name: str | None = None) -> None:
+    """``bad_password`` unless the password is long enough, not too long, and not the name."""
+    if len(password) < PASSWORD_MIN:
+        raise AccountError(
+            "bad_password", f"a password has at least {PASSWORD_MIN} characters", 422
+        )
+    if len(password) > PASSWORD_MAX:
+        raise AccountError("bad_password", f"a password has at most {PASSWORD_MAX} characters", 422)
+    if name is not None and name_key(password) == name_key(name):
+        raise AccountError("bad_password", "the password cannot be the user name", 422)
+
+
+def hash_secret(secret: str) -> str:
+    """SHA-256 of a session cookie or seat token (what the store keeps)."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+# ---------------------------------------------------------------- stored data
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """An account as everyone may see it (never its password hash)."""
+
+    id: str
+    name: str
+    created: datetime
+    banned: datetime | None = None
+    deleted: datetime | None = None
+
+    def to_api(self) -> dict[str, object]:
+        return {"id": self.id, "name": self.name, "created": self.created.isoformat()}
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRecord:
+    """An account as stored."""
+
+    account: Account
+    name_key: str
+    password_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    """A logged-in session as stored: ``id`` is the SHA-256 of its cookie."""
+
+    id: str
+    account_id: str
+    csrf: str
+    created: datetime
+    expires: datetime
+    """The absolute end (``session_max`` after login)."""
+    last_used: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A live session: its account and the CSRF token its writes must carry."""
+
+    id: str
+    account: Account
+    csrf: str
+    expires: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewSession:
+    """A session just opened: the cookie (given once, never stored) and its CSRF token."""
+
+    cookie: str
+    session: Session
+
+
+@dataclass(frozen=True, slots=True)
+class Attempts:
+    """Failed logins (or sign-ups) counted under one key since ``first``."""
+
+    failures: int
+    first: datetime
+    locked_until: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class HeldSeat:
+    """A seat an account holds: its table and number."""
+
+    table_id: str
+    seat: int
+
+
+class AccountStore(Protocol):
+    """Accounts, sessions, login attempts and the seats accounts hold. Every method raises
+    :class:`~.ports.StoreUnavailable` when it cannot work."""
+
+    async def create(self, record: AccountRecord) -> None:
+        """Store a new account; :class:`NameTaken` if its ``name_key`` is taken."""
+
+    async def by_key(self, key: str) -> AccountRecord | None:
+        """The live or banned account with this name key (deleted ones have none)."""
+
+    async def by_id(self, account_id: str) -> AccountRecord | None: ...
+
+    async def set_password(self, account_id: str, password_hash: str) -> None: ...
+
+    async def add_session(self, session: SessionRecord) -> None: ...
+
+    async def session(self, session_id: str) -> tuple[SessionRecord, AccountRecord] | None:
+        """The session with this (hashed) id and its account, or ``None``."""
+
+    async def touch_session(self, session_id: str, when: datetime) -> None:
+        """Set the session's ``last_used`` (and its account's ``last_seen``)."""
+
+    async def end_session(self, session_id: str) -> None: ...
+
+    async def end_sessions(self, account_id: str, keep: str | None = None) -> None:
+        """End every session of the account but ``keep`` (a hashed id, or none)."""
+
+    async def attempts(self, key: str) -> Attempts | None: ...
+
+    async def count_failure(
+        self, key: str, now: datetime, window: timedelta, limit: int, lock: timedelta
+    ) -> Attempts:
+        """Count one failure under ``key`` (a new window if the last began before
+        ``now - window``); at ``limit`` failures the key is locked until ``now + lock``.
+        Atomic across processes."""
+
+    async def clear_attempts(self, key: str) -> None: ...
+
+    async def link_seats(self, account_id: str, token_hashes: Sequence[str]) -> int:
+        """Give the seats held by these token hashes, not yet an account's, to the
+        account; how many were linked."""
+
+    async def seats_of(self, account_id: str, limit: int) -> list[HeldSeat]:
+        """The seats the account holds, newest table first."""
+
+    async def set_seat_token(
+        self, table_id: str, seat: int, account_id: str, token_hash: str
+    ) -> bool:
+        """Replace the seat's token hash if the account holds the seat; whether it did."""
+
+    async def delete(self, account_id: str, when: datetime, neutral_name: str) -> list[HeldSeat]:
+        """Mark the account deleted and free its name, end its sessions, and anonymize its
+        seats (no account, ``neutral_name``) and their chat lines, in one transaction;
+        the seats that changed."""
+
+    async def set_banned(self, account_id: str, when: datetime | None) -> None:
+        """Ban (``when``) or unban (``None``); a ban ends every session of the account."""
+
+
+# ---------------------------------------------------------------- the service
+
+
+class Accounts:
+    """Sign up, log in and out, sessions, lockout, password change, deletion, bans."""
+
+    def __init__(
+        self,
+        store: AccountStore,
+        clock: Clock,
+        settings: Settings,
+        hasher: PasswordHasher | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self.hasher = hasher or PasswordHasher()
+        self.reserved = reserved_names()
+        self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
+        self._dummy: str | None = None
+
+    # ------------------------------------------------------------ hashing
+
+    async def _hash(self, password: str) -> str:
+        async with self._hashing:
+            return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def _verify(self, password_hash: str | None, password: str) -> bool:
+        """Whether ``password`` matches; with no hash (unknown name) a dummy one is checked
+        so that the answer takes as long."""
+        if password_hash is None:
+            if self._dummy is None:
+                self._dummy = await self._hash(secrets.token_urlsafe(16))
+            password_hash = self._dummy
+            matches = False
+        else:
+            matches = True
+        async with self._hashing:
+            try:
+                await asyncio.to_thread(self.hasher.verify, password_hash, password)
+            except (VerificationError, InvalidHashError):
+                return False
+        return matches
+
+    # ------------------------------------------------------------ limits
+
+    def _lockout(self) -> tuple[timedelta, timedelta]:
+        return (
+            timedelta(seconds=self.settings.login_window),
+            timedelta(seconds=self.settings.lockout_seconds),
+        )
+
+    async def _check_locked(self, keys: Sequence[str]) -> None:
+        now = self.clock.now()
+        for key in keys:
+            attempts = await self.store.attempts(key)
+            locked = None if attempts is None else attempts.locked_until
+            if locked is not None and locked > now:
+                raise self._locked(key, locked - now)
+
+    def _locked(self, key: str, left: timedelta) -> AccountError:
+        seconds = max(1, int(left.total_seconds() + 0.999))
+        minutes = (seconds + 59) // 60
+        if key.startswith("s:"):
+            what = "too many sign-ups from this address"
+        elif key.startswith("a:"):
+            what = "too many failed logins from this address"
+        else:
+            what = "too many failed logins for this name"
+        when = f"{minutes} minute{'s' if minutes != 1 else ''}"
+        return AccountError("locked", f"{what}; try again in {when}", 429, seconds)
+
+    async def _fail(self, keys: Sequence[tuple[str, int]]) -> None:
+        """Count a failed login under each key; raise ``locked`` if one is locked now."""
+        window, lock = self._lockout()
+        now = self.clock.now()
+        locked: tuple[str, datetime] | None = None
+        for key, limit in keys:
+            attempts = await self.store.count_failure(key, now, window, limit, lock)
+            if attempts.locked_until is not None and attempts.locked_until > now:
+                locked = (key, attempts.locked_until)
+        if locked is not None:
+            raise self._locked(locked[0], locked[1] - now)
+
+    # ------------------------------------------------------------ sessions
+
+    async def _open(self, account: Account, old_cookie: str | None) -> NewSession:
+        """A new session (a new id at every login); the old cookie's session ends."""
+        if old_cookie:
+            await self.store.end_session(hash_secret(old_cookie))
+        cookie = secrets.token_urlsafe(32)
+        now = self.clock.now()
+        record = SessionRecord(
+            hash_secret(cookie),
+            account.id,
+            secrets.token_urlsafe(32),
+            now,
+            now + timedelta(seconds=self.settings.session_max),
+            now,
+        )
+        await self.store.add_session(record)
+        return NewSession(cookie, Session(record.id, account, record.csrf, record.expires))
+
+    async def session(self, cookie: str | None) -> Session | None:
+        """The live session of this cookie, or ``None`` (none, expired, banned, deleted)."""
+        if not cookie or len(cookie) > 128:
+            return None
+        session_id = hash_secret(cookie)
+        found = await self.store.session(session_id)
+        if found is None:
+            return None
+        record, stored = found
+        now = self.clock.now()
+        idle = timedelta(seconds=self.settings.session_idle)
+        account = stored.account
+        if (
+            now >= record.expires
+            or now - record.last_used >= idle
+            or account.banned is not None
+            or account.deleted is not None
+        ):
+            await self.store.end_session(session_id)
+            return None
+        if (now - record.last_used).total_seconds() >= SESSION_TOUCH:
+            await self.store.touch_session(session_id, now)
+        return Session(session_id, account, record.csrf, record.expires)
+
+    # ------------------------------------------------------------ the requests
+
+    async def sign_up(
+        self, name: str, password: str, address: str, old_cookie: str | None = None
+    ) -> NewSession:
+        key = check_name(name, self.reserved)
+        check_password(password, name)
+        _, lock = self._lockout()
+        now = self.clock.now()
+        signups = f"s:{address}"[:80]
+        await self._check_locked([signups])
+        if await self.store.by_key(key) is not None:
+            raise AccountError("name_taken", f"the name {name} is taken; choose another", 409)
+        # Each sign-up counts: after ``signups_per_hour`` in an hour the address waits.
+        await self.store.count_failure(
+            signups, now, timedelta(hours=1), self.settings.signups_per_hour, lock
+        )
+        account = Account(secrets.token_hex(16), name, now)
+        record = AccountRecord(account, key, await self._hash(password))
+        try:
+            await self.store.create(record)
+        except NameTaken:
+            raise AccountError(
+                "name_taken", f"the name {name} is taken; choose another", 409
+            ) from None
+        return await self._open(account, old_cookie)
+
+    async def log_in(
+        self, name: str, password: str, address: str, old_cookie: str | None = None
+    ) -> NewSession:
+        """A new session for the name's account; ``bad_login`` (the same words whether the
+        name exists or not), ``locked`` after too many failures, ``banned``."""
+        if len(name) > NAME_MAX * 2 or len(password) > PASSWORD_MAX:
+            raise AccountError("bad_login", "wrong user name or password", 401)
+        key = name_key(name)
+        name_lock = f"n:{key}"[:80]
+        address_lock = f"a:{address}"[:80]
+        await self._check_locked([name_lock, address_lock])
+        record = await self.store.by_key(key)
+        good = await self._verify(None if record is None else record.password_hash, password)
+        if record is None or not good:
+            await self._fail(
+                [
+                    (name_lock, self.settings.login_failures_per_name),
+                    (address_lock, self.settings.login_failures_per_address),
+                ]
+            )
+            raise AccountError("bad_login", "wrong user name or password", 401)
+        if record.account.banned is not None:
+            raise AccountError("banned", "this account is banned", 403)
+        await self.store.clear_attempts(name_lock)
+        if self.hasher.check_needs_rehash(record.password_hash):
+            await self.store.set_password(record.account.id, await self._hash(password))
+        return await self._open(record.account, old_cookie)
+
+    async def log_out(self, session: Session) -> None:
+        await self.store.end_session(session.id)
+
+    async def _check_password(self, account: Account, password: str) -> AccountRecord:
+        record = await self.store.by_id(account.id)
+        if record is None or record.account.deleted is not None:
+            raise AccountError("not_found", "there is no such account", 404)
+        if len(password) > PASSWORD_MAX or not await self._verify(record.password_hash, password):
+            await self._fail([(f"n:{record.name_key}"[:80], self.settings.login_failures_per_name)])
+            raise AccountError("bad_login", "the password is wrong", 403)
+        return record
+
+    async def change_password(self, session: Session, old: str, new: str) -> None:
+        """Change the password (the old one first); every other session ends."""
+        check_password(new, session.account.name)
+        await self._check_locked([f"n:{name_key(session.account.name)}"[:80]])
+        await self._check_password(session.account, old)
+        await self.store.set_password(session.account.id, await self._hash(new))
+        await self.store.end_sessions(session.account.id, keep=session.id)
+
+    async def delete(
+        self, session: Session, password: str, hall: Hall | None = None
+    ) -> list[HeldSeat]:
+        """Delete the account (the password first): the name is freed, every session ends,
+        its seats show :data:`NEUTRAL_NAME` (in the store, and in the tables ``hall``
+        holds in memory, through their owners); the seats that changed."""
+        await self._check_locked([f"n:{name_key(session.account.name)}"[:80]])
+        await self._check_password(session.account, password)
+        changed = await self.store.delete(session.account.id, self.clock.now(), NEUTRAL_NAME)
+        for table_id in sorted({held.table_id for held in changed}):
+            table = None if hall is None else hall.tables.get(table_id)
+            if hall is not None and table is not None:
+                hall.chat.reread(table_id)
+                try:
+                    await _refresh(hall, table)
+                except (AccountError, DomainError, StoreUnavailable):
+                    # Stored already; this copy shows the old name until it is reloaded.
+                    for held in changed:
+                        if held.table_id == table_id and held.seat < table.players:
+                            table.seats[held.seat].name = NEUTRAL_NAME
+        return changed
+
+    async def ban(self, name: str, banned: bool = True) -> Account:
+        """Ban the named account (its sessions end; it cannot log in) or unban it."""
+        record = await self.store.by_key(name_key(name))
+        if record is None:
+            raise AccountError("not_found", f"there is no account named {name!r}", 404)
+        await self.store.set_banned(record.account.id, self.clock.now() if banned else None)
+        updated = await self.store.by_id(record.account.id)
+        assert updated is not None
+        return updated.account
+
+    async def check_guest_name(self, name: str) -> None:
+        """A guest may not sit under an account's name (compared as account names are:
+        NFKC, casefolded), so that nobody passes for an account at a table: ``409
+        account_name`` telling them to log in as that account or pick another name."""
+        found = await self.store.by_key(name_key(name))
+        if found is not None:
+            holder = found.account
+            raise AccountError(
+                "account_name",
+                f"{holder.name} is an account's name: log in as {holder.name} to sit "
+                "under it, or choose another name",
+                409,
+            )
+
+    async def link_seats(
+        self, account: Account, tokens: Sequence[str], hall: Hall | None = None
+    ) -> int:
+        """Give the seats these tokens hold (a guest's, from their browser) to the account.
+        The tables of ``hall`` that hold such a seat in memory read their seats again, so
+        that the seat shows its account at once (the table page links it to the profile)."""
+        hashes = [hash_secret(t) for t in tokens[:SEAT_LIMIT] if 0 < len(t) <= 128]
+        if not hashes:
+            return 0
+        linked = await self.store.link_seats(account.id, hashes)
+        if linked and hall is not None:
+            wanted = set(hashes)
+            for table in list(hall.tables.values()):
+                if any(s.token_hash in wanted and s.account is None for s in table.seats):
+                    await _refresh(hall, table)
+        return linked
+
+    async def seats(self, account: Account) -> list[HeldSeat]:
+        return await self.store.seats_of(account.id, SEAT_LIMIT)
+
+    async def claim_seat(
+        self, account: Account, table: LiveTable, seat: int, hall: Hall | None = None
+    ) -> str:
+        """A new token for a seat the account holds at ``table``, replacing the old one:
+        the seat moves to the device that asked (the other device's token stops opening
+        it; a connection already open keeps playing until it reconnects). ``not_yours``
+        if the account does not hold the seat."""
+        if not 0 <= seat < table.players:
+            raise AccountError("not_yours", "your account holds no such seat", 404)
+        token = secrets.token_urlsafe(32)
+        digest = hash_secret(token)
+        async with table.lock:
+            if not await self.store.set_seat_token(table.id, seat, account.id, digest):
+                raise AccountError("not_yours", "your account holds no such seat", 404)
+            table.seats[seat].token_hash = digest
+        if hall is not None and hall.peers is not None:
+            # Several processes: the table's owner reads the seats again and shows them to
+            # its replicas, so that the new token opens the seat on every process.
+            await _refresh(hall, table)
+        return token
+
+
+async def _refresh(hall: Hall, table: LiveTable) -> None:
+    """The table's seats as stored, read again by its owner (which shows them to its
+    replicas) and by this process."""
+    answer = None
+    if hall.peers is not None and not table.owned:
+        answer = await hall.peers.route(table, {"op": "refresh"})
+    if answer is not None and "error" in answer:
+        raise AccountError("unavailable", str(answer.get("message", "try again")), 503)
+    await hall.refresh_record(table)
+
+
+def same_secret(a: str, b: str) -> bool:
+    """Constant-time comparison of two secrets (CSRF tokens)."""
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
+__all__ = [
+    "Account",
+    "AccountError",
+    "AccountRecord",
+    "AccountStore",
+    "Accounts",
+    "Attempts",
+    "HeldSeat",
+    "NameTaken",
+    "NewSession",
+    "Session",
+    "SessionRecord",
+    "StoreUnavailable",
+    "check_name",
+    "check_password",
+    "hash_secret",
+    "name_key",
+    "same_secret",
+]

@@ -1,0 +1,1 @@
+"""Game-neutral tools: the arena, the evaluation protocol, simulation and benchmarks."""

@@ -1,0 +1,181 @@
+"""Scoring one agent against the built-in levels over the evaluation set.
+
+For every number of players ``P`` asked and every opponent level, each of the first
+``deals`` deals of the set is played ``P`` times: in rotation ``r`` the agent holds seat
+``r`` and the level every other seat. Every seat's cards of every deal are thus played by
+the agent once, and the luck of the deal cancels. The figures are the arena's
+(:mod:`odin_cards.tools.arena.stats`): the agent's win share with its Wilson 95% interval
+(fair share ``1/P``), and points per hand (fewer is better) for the agent and the level.
+
+Games run through the arena's runner, so an agent that raises or returns an illegal
+action stops the evaluation with :class:`~odin_cards.tools.arena.BotFailure`; it is never
+replaced by a legal move.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from odin_cards import __version__
+from odin_cards.odin.rules import Options
+from odin_cards.tools.arena import (
+    BotStats,
+    Entrant,
+    GameResult,
+    Match,
+    budget_text,
+    make_entrants,
+    play_schedule,
+    summarise,
+)
+from odin_cards.tools.arena.report import bot_dict
+from odin_cards.tools.evaluation.deals import Deal, EvaluationSet
+
+RESULT_FORMAT = "odin-cards-evaluate/1"
+
+
+def matches(deals: Sequence[Deal], players: int) -> list[Match]:
+    """Every deal once per seat: the agent (entrant 0) at seat ``r``, the level elsewhere."""
+    return [
+        Match(
+            deal=index,
+            rotation=rotation,
+            seed=deal.seed,
+            lineup=tuple(0 if seat == rotation else 1 for seat in range(players)),
+            deals=(deal.hand,),
+        )
+        for index, deal in enumerate(deals)
+        for rotation in range(players)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """The agent against one level at one table size: its games and both sides' figures."""
+
+    players: int
+    entrants: tuple[Entrant, ...]
+    """The agent and the level, as the arena names them."""
+    agent: BotStats
+    opponent: BotStats
+    results: tuple[GameResult, ...]
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """A whole evaluation: the set-up and one :class:`Pairing` per (players, level)."""
+
+    agent: str
+    opponents: tuple[str, ...]
+    set_name: str
+    set_sha256: str
+    deals: int
+    options: Options
+    workers: int
+    pairings: tuple[Pairing, ...]
+
+    @property
+    def seconds(self) -> float:
+        return sum(p.seconds for p in self.pairings)
+
+
+def set_options(options: Options) -> Options:
+    """``options`` on the set's deck: 6 colours, no Goat, the first leader from the seed."""
+    return Options(
+        target=options.target,
+        one_hand=options.one_hand,
+        next_leader=options.next_leader,
+    )
+
+
+def evaluate(
+    agent: str,
+    opponents: Sequence[str],
+    evaluation_set: EvaluationSet,
+    players: Sequence[int],
+    deals: int,
+    options: Options,
+    workers: int,
+    on_game: Callable[[GameResult], None] | None = None,
+    on_pairing: Callable[[Pairing], None] | None = None,
+) -> Evaluation:
+    """Play the agent (a level spec or an import path) against each opponent level.
+
+    ``ArenaError`` for a bad agent or level (before any game), ``EvaluationSetError`` for
+    a table size or deal count the set does not hold, ``BotFailure`` for a failing agent.
+    """
+    lineups = [make_entrants([agent, opponent]) for opponent in opponents]
+    chosen = {count: evaluation_set.for_players(count, deals) for count in players}
+    options = set_options(options)
+    pairings = []
+    for count in players:
+        for entrants in lineups:
+            pairing = play_pairing(entrants, count, chosen[count], options, workers, on_game)
+            pairings.append(pairing)
+            if on_pairing is not None:
+                on_pairing(pairing)
+    return Evaluation(
+        agent=lineups[0][0].label if lineups else agent,
+        opponents=tuple(e[1].label for e in lineups),
+        set_name=evaluation_set.name,
+        set_sha256=evaluation_set.sha256,
+        deals=deals,
+        options=options,
+        workers=workers,
+        pairings=tuple(pairings),
+    )
+
+
+def play_pairing(
+    entrants: Sequence[Entrant],
+    players: int,
+    deals: Sequence[Deal],
+    options: Options,
+    workers: int,
+    on_game: Callable[[GameResult], None] | None = None,
+) -> Pairing:
+    start = time.perf_counter()
+    results = play_schedule(matches(deals, players), entrants, players, options, workers, on_game)
+    agent, opponent = summarise(entrants, players, results)
+    seconds = time.perf_counter() - start
+    return Pairing(players, tuple(entrants), agent, opponent, tuple(results), seconds)
+
+
+def evaluation_dict(evaluation: Evaluation, complete: bool = True) -> dict[str, Any]:
+    """The evaluation as plain JSON data (format :data:`RESULT_FORMAT`)."""
+    return {
+        "format": RESULT_FORMAT,
+        "version": __version__,
+        "agent": evaluation.agent,
+        "opponents": list(evaluation.opponents),
+        "evaluation_set": {"name": evaluation.set_name, "sha256": evaluation.set_sha256},
+        "deals": evaluation.deals,
+        "options": {
+            "target": evaluation.options.target,
+            "one_hand": evaluation.options.one_hand,
+            "next_leader": evaluation.options.next_leader,
+        },
+        "workers": evaluation.workers,
+        "seconds": evaluation.seconds,
+        "complete": complete,
+        "win_share_interval": "Wilson score, 95%, game as trial, ties split",
+        "pairings": [
+            {
+                "players": p.players,
+                "opponent": p.opponent.label,
+                "games": p.games,
+                "seconds": p.seconds,
+                "agent": bot_dict(p.agent, budget_text(p.entrants[0].budget)),
+                "opponent_figures": bot_dict(p.opponent, budget_text(p.entrants[1].budget)),
+            }
+            for p in evaluation.pairings
+        ],
+    }
