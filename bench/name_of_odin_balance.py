@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from odin_cards.games import rules_of
-from odin_cards.name_of_odin import load_cards, starter_cards
 from odin_cards.name_of_odin.bots import ask, make_bot
+from odin_cards.name_of_odin.rules import load_cards, starter_cards
 
 GAME = "name-of-odin"
 KINDS = ("raids", "buildings", "ships", "vikings")

@@ -1,25 +1,113 @@
-"""The registry of games: every game's rules (:class:`~odin_cards.contract.GameRules`) by key.
+"""The registry of games: every installed :class:`~odin_cards.plugin.GamePlugin` by key.
 
-A stored table or record names its game by key; :func:`rules_of` turns the key back
-into the rules that start, replay and judge it.
+Filled from the entry-point group :data:`odin_cards.plugin.GROUP` the first time it is
+asked, so a package installed beside odin-cards adds a game without a change here;
+:func:`registered` adds one for a while (tests). A stored table or record names its game
+by key: :func:`plugin_of` and :func:`rules_of` turn the key back into the game.
+
+Every part of the platform (server, command line, tools, workers) asks this registry;
+none imports a game. Listing the games imports no game's rules (see
+:mod:`odin_cards.plugin`). Standard library only.
 """
 
 from __future__ import annotations
 
-from odin_cards.contract import GameRules, SetupError
-from odin_cards.name_of_odin.rules.name_of_odin import NAME_OF_ODIN
-from odin_cards.odin.rules.odin import ODIN
+import logging
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from importlib.metadata import entry_points
 
-GAMES: dict[str, GameRules] = {ODIN.key: ODIN, NAME_OF_ODIN.key: NAME_OF_ODIN}
+from odin_cards.contract import GameRules, SetupError
+from odin_cards.plugin import GROUP, GamePlugin
+
+log = logging.getLogger(__name__)
+
+_installed: dict[str, GamePlugin] | None = None
+_added: dict[str, GamePlugin] = {}
+_rules: dict[str, GameRules] = {}
+
+
+def _discover() -> dict[str, GamePlugin]:
+    """The plugins of the entry-point group, checked: one per key, each a GamePlugin."""
+    found: dict[str, GamePlugin] = {}
+    for point in entry_points(group=GROUP):
+        try:
+            plugin = point.load()
+        except Exception as error:  # a broken package must not take the others down
+            log.error("game plugin %r cannot be loaded: %s: %s", point.value, type(error), error)
+            continue
+        if not isinstance(plugin, GamePlugin):
+            log.error("entry point %r is not a GamePlugin; ignored", point.value)
+            continue
+        if plugin.key != point.name:
+            log.error("game plugin %r says its key is %r; ignored", point.name, plugin.key)
+            continue
+        if plugin.key in found:
+            log.error("two game plugins are called %r; the second is ignored", plugin.key)
+            continue
+        found[plugin.key] = plugin
+    return found
+
+
+def plugins() -> dict[str, GamePlugin]:
+    """Every game, in the order lists show them (by rank, then key); the first is the
+    default game."""
+    global _installed
+    if _installed is None:
+        _installed = _discover()
+    merged = {**_installed, **_added}
+    return {key: merged[key] for key in sorted(merged, key=lambda k: (merged[k].rank, k))}
+
+
+def keys() -> tuple[str, ...]:
+    return tuple(plugins())
+
+
+def default_key() -> str:
+    """The key of the game offered first (the lowest rank)."""
+    every = plugins()
+    if not every:
+        raise SetupError("no game is installed (is the odin-cards package installed?)")
+    return next(iter(every))
+
+
+def plugin_of(key: str) -> GamePlugin:
+    """The game called ``key``; :class:`SetupError` (never ``KeyError``) if none."""
+    every = plugins()
+    plugin = every.get(key) if isinstance(key, str) else None
+    if plugin is None:
+        shown = key[:40] if isinstance(key, str) else type(key).__name__
+        raise SetupError(f"unknown game {shown!r}; games: {', '.join(every) or 'none'}")
+    return plugin
 
 
 def rules_of(key: str) -> GameRules:
-    """The rules registered as ``key``; :class:`SetupError` (never ``KeyError``) if none."""
-    rules = GAMES.get(key) if isinstance(key, str) else None
+    """The rules of the game ``key`` (loaded once); :class:`SetupError` if unknown."""
+    rules = _rules.get(key) if isinstance(key, str) else None
     if rules is None:
-        shown = key[:40] if isinstance(key, str) else type(key).__name__
-        raise SetupError(f"unknown game {shown!r}; games: {', '.join(GAMES)}")
+        plugin = plugin_of(key)
+        rules = plugin.load_rules()
+        if rules.key != plugin.key:
+            raise SetupError(f"the game {plugin.key!r} loads the rules of {rules.key!r}")
+        _rules[key] = rules
     return rules
 
 
-__all__ = ["GAMES", "rules_of"]
+@contextmanager
+def registered(*added: GamePlugin) -> Iterator[Mapping[str, GamePlugin]]:
+    """The registry with ``added`` games besides the installed ones, until the block ends
+    (a game of the same key as an installed one stands in for it)."""
+    before = dict(_added)
+    for plugin in added:
+        _added[plugin.key] = plugin
+        _rules.pop(plugin.key, None)
+    try:
+        yield plugins()
+    finally:
+        _added.clear()
+        _added.update(before)
+        for plugin in added:
+            _rules.pop(plugin.key, None)
+
+
+__all__ = ["default_key", "keys", "plugin_of", "plugins", "registered", "rules_of"]

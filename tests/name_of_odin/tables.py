@@ -11,7 +11,7 @@ import tomllib
 from importlib import resources
 from typing import Any
 
-from odin_cards.name_of_odin import NAME_OF_ODIN, Game
+from odin_cards.name_of_odin.rules import NAME_OF_ODIN, Game
 from odin_cards.name_of_odin.rules.game import Longship, Village
 from odin_cards.name_of_odin.rules.symbols import VIKINGS, sort_cards
 

@@ -10,7 +10,13 @@ from typing import Any
 import pytest
 
 from odin_cards.contract import SetupError
-from odin_cards.name_of_odin import NAME_OF_ODIN, CardsError, load_cards, parse_cards, starter_cards
+from odin_cards.name_of_odin.rules import (
+    NAME_OF_ODIN,
+    CardsError,
+    load_cards,
+    parse_cards,
+    starter_cards,
+)
 from odin_cards.name_of_odin.rules.cards import EFFECTS, FORMAT
 
 

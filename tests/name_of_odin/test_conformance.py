@@ -20,7 +20,7 @@ from collections import Counter
 import pytest
 
 from odin_cards.contract import ActionError
-from odin_cards.name_of_odin import NAME_OF_ODIN, Game, NotYourTurnError
+from odin_cards.name_of_odin.rules import NAME_OF_ODIN, Game, NotYourTurnError
 from odin_cards.name_of_odin.rules.symbols import CARD_CODES, VIKINGS
 
 QUICK_GAMES = 3

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from odin_cards.contract import ActionError
-from odin_cards.name_of_odin import Game, starter_cards
+from odin_cards.name_of_odin.rules import Game, starter_cards
 from odin_cards.name_of_odin.rules.game import Longship
 from odin_cards.name_of_odin.rules.symbols import sort_cards
 

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from odin_cards.contract import ActionError, SetupError
-from odin_cards.name_of_odin import NAME_OF_ODIN, Game, RecordError, parse
+from odin_cards.name_of_odin.rules import NAME_OF_ODIN, Game, RecordError, parse
 from odin_cards.name_of_odin.rules.actions import from_id
 from odin_cards.name_of_odin.rules.errors import SeatError
 

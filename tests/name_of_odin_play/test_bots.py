@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from odin_cards.name_of_odin import NAME_OF_ODIN, Game, bots, starter_cards
+from odin_cards.name_of_odin import bots
+from odin_cards.name_of_odin.rules import NAME_OF_ODIN, Game, starter_cards
 from odin_cards.odin.bots import Budget
 from odin_cards.odin.bots.registry import bot_levels, choose_move, level_of
 from odin_cards.tools.simulate import bot_game

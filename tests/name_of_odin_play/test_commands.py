@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from odin_cards.cli import app
-from odin_cards.name_of_odin import NAME_OF_ODIN
+from odin_cards.name_of_odin.rules import NAME_OF_ODIN
 
 runner = CliRunner()
 GAME = ["--game", "name-of-odin"]

@@ -19,8 +19,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from odin_cards.cli import app
-from odin_cards.name_of_odin import NAME_OF_ODIN, Game, starter_cards
 from odin_cards.name_of_odin.play import NooSession
+from odin_cards.name_of_odin.rules import NAME_OF_ODIN, Game, starter_cards
 
 runner = CliRunner()
 GAME = ["--game", "name-of-odin"]

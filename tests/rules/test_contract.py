@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from odin_cards.contract import ActionError, GameRules, GameState, Record, SetupError
-from odin_cards.games import GAMES, rules_of
-from odin_cards.name_of_odin import NAME_OF_ODIN
-from odin_cards.name_of_odin import Game as NameOfOdinGame
+from odin_cards.games import keys, rules_of
+from odin_cards.name_of_odin.rules import NAME_OF_ODIN
+from odin_cards.name_of_odin.rules import Game as NameOfOdinGame
 from odin_cards.odin.rules import ODIN, Game, GameRecord, Options, OptionsError
 
 RULES: GameRules = ODIN
@@ -186,7 +186,7 @@ def test_injected_chance_deals_the_first_hands() -> None:
 
 
 def test_the_registry() -> None:
-    assert GAMES == {"odin": ODIN, "name-of-odin": NAME_OF_ODIN} and rules_of("odin") is ODIN
+    assert keys() == ("odin", "name-of-odin") and rules_of("odin") is ODIN
     assert rules_of("name-of-odin") is NAME_OF_ODIN
     assert (NAME_OF_ODIN.record_format, NAME_OF_ODIN.min_players, NAME_OF_ODIN.max_players) == (
         "name-of-odin-record/1",

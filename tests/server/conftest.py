@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.server import Settings, sqlite_url
+from odin_cards.server.settings import Settings, sqlite_url
 
 from .harness import Server, running, running_two
 

@@ -21,7 +21,8 @@ import uvicorn
 from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
 
-from odin_cards.server import Settings, create_app
+from odin_cards.server.app import create_app
+from odin_cards.server.settings import Settings
 from odin_cards.server.transport.uvicorn_config import server_config
 
 TIMEOUT = 20.0

@@ -19,9 +19,9 @@ from typer.testing import CliRunner, Result
 from websockets.asyncio.client import connect
 
 from odin_cards.cli import app as cli
-from odin_cards.server import Settings
 from odin_cards.server.adapters import sql_schema as db
 from odin_cards.server.core.people.accounts import Accounts
+from odin_cards.server.settings import Settings
 from odin_cards.server.transport.quotas import Quotas
 
 from .fake_clock import FakeClock

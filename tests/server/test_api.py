@@ -15,9 +15,9 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import connect
 
 from odin_cards.odin.bots import LEVELS
-from odin_cards.server import Settings
 from odin_cards.server.adapters import sql_schema as db
 from odin_cards.server.app import STATIC
+from odin_cards.server.settings import Settings
 
 from .harness import Server, new_table, running, sit
 

@@ -11,7 +11,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from odin_cards.server import Settings
+from odin_cards.server.settings import Settings
 
 from .harness import Client, Server, new_table, open_client, running, sit
 from .test_play import play_out

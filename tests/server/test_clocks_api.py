@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from odin_cards.server import Settings
+from odin_cards.server.settings import Settings
 
 from .harness import Client, Server, new_table, open_client, sit
 

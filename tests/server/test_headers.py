@@ -6,8 +6,8 @@ import dataclasses
 from html.parser import HTMLParser
 from pathlib import Path
 
-from odin_cards.server import Settings
 from odin_cards.server.app import STATIC
+from odin_cards.server.settings import Settings
 
 from .harness import Server, new_table, running
 

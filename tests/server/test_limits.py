@@ -17,7 +17,7 @@ from starlette.requests import Request
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from odin_cards.server import Settings
+from odin_cards.server.settings import Settings
 from odin_cards.server.transport.quotas import Quotas
 
 from .conftest import _postgres_admin

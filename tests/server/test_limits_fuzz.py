@@ -16,7 +16,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from odin_cards.server import Settings, create_app, sqlite_url
+from odin_cards.server.app import create_app
+from odin_cards.server.settings import Settings, sqlite_url
 
 SCALARS = (
     st.none()

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from odin_cards.server import Settings
+from odin_cards.server.settings import Settings
 from odin_cards.server.transport.logs import Redact, redact
 
 from .harness import new_table, open_client, running, sit

@@ -19,7 +19,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from odin_cards.server import Settings
+from odin_cards.server.settings import Settings
 from odin_cards.server.transport.connection import EdgeStats
 from odin_cards.server.transport.quotas import Quotas
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from odin_cards.name_of_odin import NAME_OF_ODIN
+from odin_cards.name_of_odin.rules import NAME_OF_ODIN
 
 from .harness import Client, Server, open_client, sit
 from .test_restart import _free_port, odin_serve

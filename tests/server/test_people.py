@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 from websockets.asyncio.client import connect
 
 from odin_cards.cli import app as cli
-from odin_cards.server import Settings
 from odin_cards.server.adapters import sql_schema as db
+from odin_cards.server.settings import Settings
 
 from .conftest import POSTGRES, REDIS, _postgres_admin, _redis_reachable
 from .fake_clock import FakeClock

@@ -11,9 +11,9 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from odin_cards.odin.rules import GameRecord
-from odin_cards.server import Settings
 from odin_cards.server.adapters import sql_schema as db
 from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.settings import Settings
 
 from .harness import Client, Server, new_table, open_client, running, sit
 

@@ -16,13 +16,13 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from odin_cards.server import Settings
 from odin_cards.server.adapters import sql_schema as db
 from odin_cards.server.adapters.sql_ratings import SqlRatingStore
 from odin_cards.server.adapters.sql_store import SqlTableStore
 from odin_cards.server.core.clock import SystemClock
 from odin_cards.server.core.people.ratings import BOT_RATINGS, Results, places
 from odin_cards.server.core.tables.table import LiveTable
+from odin_cards.server.settings import Settings
 
 from .conftest import REDIS
 from .harness import Server, open_client, running, running_two

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from odin_cards.server import Settings
+from odin_cards.server.settings import Settings
 
 from .harness import Client, Server, new_table, open_client, running, sit
 from .test_play import play_out

@@ -27,7 +27,6 @@ import sqlalchemy as sa
 
 from odin_cards.games import rules_of
 from odin_cards.odin.rules.deal import removed_colours
-from odin_cards.server import Settings, sqlite_url
 from odin_cards.server.adapters import open_database
 from odin_cards.server.adapters.sql_schema import (
     head_revision,
@@ -36,6 +35,7 @@ from odin_cards.server.adapters.sql_schema import (
     schema_revision,
 )
 from odin_cards.server.core.ports import StoredTable, TableStore
+from odin_cards.server.settings import Settings, sqlite_url
 
 from .harness import open_client, running
 

@@ -184,8 +184,8 @@ def play_name_of_odin(
     from rich.console import Console
     from rich.text import Text
 
-    from odin_cards.name_of_odin import CardsError, load_cards
     from odin_cards.name_of_odin.play import NooSession
+    from odin_cards.name_of_odin.rules import CardsError, load_cards
     from odin_cards.odin.bots.registry import bot_levels
 
     if resume is not None:

@@ -25,17 +25,17 @@ def seat_names(file: Path, players: int) -> list[str] | None:
 
 def game_of_record(file: Path, text: str, asked: str | None) -> str:
     """The key of the game a record holds (a record without one is Odin's, format 1)."""
-    from odin_cards.games import GAMES
+    from odin_cards.games import keys
 
     try:
         data = json.loads(text)
     except ValueError:
         data = None
     key = data.get("game", "odin") if isinstance(data, dict) else "odin"
-    if not isinstance(key, str) or key not in GAMES:
+    if not isinstance(key, str) or key not in keys():
         shown = key[:40] if isinstance(key, str) else type(key).__name__
         raise CommandError(
-            f"{file}: a record of an unknown game {shown!r}; games: {', '.join(GAMES)}"
+            f"{file}: a record of an unknown game {shown!r}; games: {', '.join(keys())}"
         )
     if asked is not None and asked != key:
         raise CommandError(f"{file} is a record of {key}, not of {asked}")

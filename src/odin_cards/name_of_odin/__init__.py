@@ -1,49 +1,5 @@
-"""In the Name of Odin (NSKN Games): a pure rules engine behind the game contract.
+"""In the Name of Odin (NSKN Games): the game's whole package, behind the platform's plugin.
 
-``NAME_OF_ODIN`` is the rules object (key ``"name-of-odin"``), :class:`Game` a game being
-played, :func:`load_cards` reads a card-set file. Rules: ``docs/name-of-odin/RULES.md``;
-card format: ``docs/name-of-odin/cards.md``.
+Its rules core (:mod:`.rules`), bots (:mod:`.bots`) and terminal game (:mod:`.play`). The
+platform reaches it only through :mod:`.plugin`.
 """
-
-from odin_cards.name_of_odin.rules.actions import Action, parse
-from odin_cards.name_of_odin.rules.cards import (
-    CardsError,
-    CardSet,
-    load_cards,
-    parse_cards,
-    starter_cards,
-)
-from odin_cards.name_of_odin.rules.errors import (
-    IllegalActionError,
-    MalformedActionError,
-    NameOfOdinError,
-    NotYourTurnError,
-    RecordError,
-    SetupRefusedError,
-)
-from odin_cards.name_of_odin.rules.game import Game
-from odin_cards.name_of_odin.rules.name_of_odin import NAME_OF_ODIN, NameOfOdinRules
-from odin_cards.name_of_odin.rules.record import GameRecord
-from odin_cards.name_of_odin.rules.state import Event, Outcome
-
-__all__ = [
-    "NAME_OF_ODIN",
-    "Action",
-    "CardSet",
-    "CardsError",
-    "Event",
-    "Game",
-    "GameRecord",
-    "IllegalActionError",
-    "MalformedActionError",
-    "NameOfOdinError",
-    "NameOfOdinRules",
-    "NotYourTurnError",
-    "Outcome",
-    "RecordError",
-    "SetupRefusedError",
-    "load_cards",
-    "parse",
-    "parse_cards",
-    "starter_cards",
-]

@@ -1,13 +1,11 @@
-"""The Odin server: lobby, authoritative tables, WebSocket play, persistence, bot seats.
+"""The browser platform's server: a pure asyncio core, its adapters, the transport, one
+composition root.
 
-``odin serve`` runs :func:`create_app` under uvicorn. Layout: :mod:`.app` (ASGI app and
-pages), :mod:`.api` (lobby HTTP API), :mod:`.ws` and :mod:`.connection` (WebSocket),
-:mod:`.messages` (the protocol's messages), :mod:`.domain` (tables and their changes,
-talking to ports), :mod:`.adapters` (the ports on SQL and in memory), :mod:`.bots` (bot
-seats in worker processes). The protocol is ``docs/protocol.md``.
+- :mod:`.core`: tables, features and people, talking only to ports; it imports no web
+  framework, database driver or game (``docs/server.md``, Layout);
+- :mod:`.adapters`: the ports on SQL, Redis, worker processes and memory;
+- :mod:`.transport`: HTTP and WebSocket (FastAPI/Starlette), the pages;
+- :mod:`.app`: the composition root (``create_app``), which ``odin serve`` runs under uvicorn.
+
+Importing this package imports none of them.
 """
-
-from odin_cards.server.app import create_app
-from odin_cards.server.settings import Settings, sqlite_url
-
-__all__ = ["Settings", "create_app", "sqlite_url"]

@@ -20,7 +20,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 
-from odin_cards.games import GAMES
+from odin_cards.games import keys
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 """The media type of :meth:`PrometheusMetrics.exposition` (the Prometheus text format)."""
@@ -129,7 +129,7 @@ class PrometheusMetrics:
             "Tables dropped from this process's memory (finished, idle or handed over).",
             registry=self.registry,
         )
-        for game in GAMES:
+        for game in keys():
             self._actions.labels(game)
             self._latency.labels(game)
         for event in LEASE_EVENTS:

@@ -1,0 +1,79 @@
+"""Odin as a game of the platform: the one object the platform knows of this package.
+
+Published in the entry-point group ``odin_cards.games`` under ``odin`` (``pyproject.toml``).
+Plain data and references only: importing this module imports none of the game.
+"""
+
+from __future__ import annotations
+
+from odin_cards.plugin import BotLevel, GamePlugin, Preset
+
+LEVELS = (
+    BotLevel("random", "Random", "Plays any legal move at random. For learning the rules."),
+    BotLevel(
+        "heuristic",
+        "Heuristic",
+        "Builds colour and number sets, keeps strong sets for the end, plays at once.",
+    ),
+    BotLevel(
+        "network",
+        "Network",
+        "Looks one move ahead with a learned network over a few possible deals; instant.",
+    ),
+    BotLevel(
+        "search-v1",
+        "Search (v0.2)",
+        "Version 0.2's search, half a second a move: kept to measure the new one against.",
+        0.5,
+    ),
+    BotLevel(
+        "search",
+        "Search",
+        "Thinks half a second a move, trying out many possible deals of the hidden cards.",
+        0.5,
+    ),
+    BotLevel(
+        "search-net",
+        "Search (network)",
+        "The search judging its deals half by playing them out and half with a learned"
+        " network, half a second a move.",
+        0.5,
+    ),
+    BotLevel(
+        "expert",
+        "Expert",
+        "The search with four times longer to think (about 2 seconds a move).",
+        2.0,
+    ),
+)
+"""Odin's bot levels, weakest first (their players: :data:`odin_cards.odin.bots.LEVELS`)."""
+
+PLAY_NOW = (
+    Preset("one", "One hand", {"target": 15, "one_hand": True}),
+    Preset("10", "10 points", {"target": 10, "one_hand": False}),
+    Preset("15", "15 points", {"target": 15, "one_hand": False}),
+    Preset("20", "20 points", {"target": 20, "one_hand": False}),
+)
+"""The targets Play now offers (the create-table form's): one hand, or 10, 15, 20 points."""
+
+PLUGIN = GamePlugin(
+    key="odin",
+    name="Odin",
+    summary="A ladder-climbing card game: be the first to shed your cards, hand after hand.",
+    rank=0,
+    rules="odin_cards.odin.rules.odin:ODIN",
+    bot_levels=LEVELS,
+    bots="odin_cards.odin.bots.play:choose",
+    stand_in="heuristic",
+    presenter="odin_cards.odin.web.presenter:states",
+    limits="odin_cards.odin.web.presenter:limits",
+    play_now=PLAY_NOW,
+    rated=True,
+    web="odin_cards.odin.web",
+    analysis="odin_cards.odin.analysis.annotate:analyse_to_dict",
+    environments={
+        "pettingzoo": "odin_cards.odin.env.odin_v0:env",
+        "gymnasium": "odin_cards.odin.env.single:OdinSingleAgentEnv",
+        "openspiel": "odin_cards.odin.env.openspiel:OdinGame",
+    },
+)
