@@ -104,6 +104,9 @@ class GamePlugin:
     """Its bots, weakest first."""
     bots: Ref | None = None
     """-> :data:`Choose`, imported only where bots think (the bot workers)."""
+    warm: Ref | None = None
+    """-> a function of no argument that a new bot worker calls once, before its first move
+    (to start compiling or loading what the bots need; it must return at once)."""
     stand_in: str | None = None
     """The level that moves for a person whose clock ran out, or who left (default: the
     weakest level that thinks at once)."""
@@ -140,6 +143,9 @@ class GamePlugin:
         if self.bots is None:
             raise LookupError(f"the game {self.key!r} has no bots")
         return cast(Choose, resolve(self.bots))
+
+    def load_warm(self) -> Callable[[], object] | None:
+        return None if self.warm is None else cast(Callable[[], object], resolve(self.warm))
 
     def load_presenter(self) -> States | None:
         return None if self.presenter is None else cast(States, resolve(self.presenter))

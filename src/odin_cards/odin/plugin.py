@@ -64,6 +64,7 @@ PLUGIN = GamePlugin(
     rules="odin_cards.odin.rules.odin:ODIN",
     bot_levels=LEVELS,
     bots="odin_cards.odin.bots.play:choose",
+    warm="odin_cards.odin.bots.play:warm",
     stand_in="heuristic",
     presenter="odin_cards.odin.web.presenter:states",
     limits="odin_cards.odin.web.presenter:limits",
