@@ -31,11 +31,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Protocol
 
-from odin_cards.odin.bots import LEVELS
+from odin_cards.games import plugin_of
 from odin_cards.odin.rules import Options, parse_action
 from odin_cards.server.adapters.bot_runner import ProcessBotRunner, turn_of
 from odin_cards.server.core.ports import BotRequest
 from odin_cards.workers.bot_worker import Turn, choose, replay, watch_parent
+
+ODIN_LEVELS = plugin_of("odin").level_keys
 
 
 class Runner(Protocol):
@@ -63,10 +65,11 @@ class FirstComeFirstServed:
         )
 
     async def move(self, request: BotRequest) -> str:
-        budget = LEVELS[request.level].budget
+        level = plugin_of(request.game).level(request.level)
+        seconds = level.seconds if level is not None else None
         loop = asyncio.get_running_loop()
         move = await loop.run_in_executor(
-            self.executor, choose, turn_of(request), budget, secrets.randbits(64)
+            self.executor, choose, turn_of(request), seconds, secrets.randbits(64)
         )
         action: str = move.action
         return action
@@ -196,8 +199,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--players", type=int, default=6)
-    parser.add_argument("--level", default="expert", choices=sorted(LEVELS))
-    parser.add_argument("--other", default="heuristic", choices=sorted(LEVELS))
+    parser.add_argument("--level", default="expert", choices=sorted(ODIN_LEVELS))
+    parser.add_argument("--other", default="heuristic", choices=sorted(ODIN_LEVELS))
     parser.add_argument("--other-players", type=int, default=4)
     parser.add_argument(
         "--workers",

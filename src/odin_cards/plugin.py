@@ -18,6 +18,7 @@ Standard library only, like :mod:`odin_cards.contract` (the rules' part of the c
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -48,8 +49,10 @@ Analyse = Callable[[Mapping[str, Any], int], dict[str, Any]]
 """(a finished game's record as a dict, search iterations) -> its analysis, JSON-safe."""
 
 
+@functools.cache
 def resolve(ref: Ref) -> Any:
-    """The attribute a reference names (its module imported now, once)."""
+    """The attribute a reference names (its module imported the first time; the answer is
+    kept: a reference is looked up on every broadcast)."""
     module, _, attribute = ref.partition(":")
     if not module or not attribute:
         raise ValueError(f"a reference is 'package.module:attribute', not {ref!r}")
@@ -121,6 +124,10 @@ class GamePlugin:
     """Its choices in Play now (none: Play now does not offer the game)."""
     rated: bool = False
     """Whether tables of the game may be rated."""
+    ratings: Ref | None = None
+    """-> a function of no argument answering its bot levels' fixed reference ratings,
+    ``{level: (mu, sigma)}`` on the platform's rating scale (``docs/ratings.md``): the bots
+    at a rated table take part with them. A level without one makes a table unrated."""
     web: str | None = None
     """The package holding its browser files: ``board.js`` (the board module of the table
     and replay pages), optional ``board.css``, and ``i18n/<language>.json`` (its words).
@@ -152,6 +159,12 @@ class GamePlugin:
 
     def load_limits(self) -> Limits | None:
         return None if self.limits is None else cast(Limits, resolve(self.limits))
+
+    def load_ratings(self) -> Mapping[str, tuple[float, float]]:
+        """Its bots' reference ratings (none if it names no ``ratings``)."""
+        if self.ratings is None:
+            return {}
+        return cast(Callable[[], Mapping[str, tuple[float, float]]], resolve(self.ratings))()
 
     def load_analysis(self) -> Analyse | None:
         return None if self.analysis is None else cast(Analyse, resolve(self.analysis))

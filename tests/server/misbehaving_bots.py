@@ -10,15 +10,14 @@ from __future__ import annotations
 import os
 import time
 
-from odin_cards.odin.bots import Budget
 from odin_cards.workers.bot_worker import Move, Turn, choose
 
 
-def misbehaving(turn: Turn, budget: Budget, rng_seed: int) -> Move:
+def misbehaving(turn: Turn, seconds: float | None, rng_seed: int) -> Move:
     if turn.table_id.startswith("raise"):
         raise RuntimeError("this worker fails")
     if turn.table_id.startswith("die"):
         os._exit(3)
     if turn.table_id.startswith("hang"):
         time.sleep(600)
-    return choose(turn, budget, rng_seed)
+    return choose(turn, seconds, rng_seed)

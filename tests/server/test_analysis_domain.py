@@ -23,7 +23,8 @@ class GatedAnalyst:
         self.asked: list[dict[str, Any]] = []
         self.fail = False
 
-    async def analyse(self, record: dict[str, Any], iterations: int) -> dict[str, Any]:
+    async def analyse(self, game: str, record: dict[str, Any], iterations: int) -> dict[str, Any]:
+        assert game == "odin"
         self.asked.append(record)
         await self.gate.wait()
         if self.fail:

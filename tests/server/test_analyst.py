@@ -34,7 +34,7 @@ def alive(pid: int) -> bool:
 async def test_close_waits_for_the_idle_worker_to_exit() -> None:
     analyst = WorkerAnalyst()
     try:
-        result = await asyncio.wait_for(analyst.analyse(finished_record(), 5), 120)
+        result = await asyncio.wait_for(analyst.analyse("odin", finished_record(), 5), 120)
         assert result["moves"]
         pid = analyst.pid
         assert pid is not None and alive(pid)
@@ -48,10 +48,10 @@ async def test_close_kills_a_busy_worker_at_once_and_a_later_analysis_starts_afr
     analyst = WorkerAnalyst()
     record = finished_record()
     try:
-        await asyncio.wait_for(analyst.analyse(record, 5), 120)  # the worker is up
+        await asyncio.wait_for(analyst.analyse("odin", record, 5), 120)  # the worker is up
         pid = analyst.pid
         assert pid is not None
-        busy = asyncio.ensure_future(analyst.analyse(record, 10**7))  # hours of work
+        busy = asyncio.ensure_future(analyst.analyse("odin", record, 10**7))  # hours of work
         while not analyst._one.locked():
             await asyncio.sleep(0)
         started = time.monotonic()
@@ -60,7 +60,7 @@ async def test_close_kills_a_busy_worker_at_once_and_a_later_analysis_starts_afr
         assert not alive(pid)
         with pytest.raises((BrokenProcessPool, asyncio.CancelledError)):
             await asyncio.wait_for(busy, 30)
-        again = await asyncio.wait_for(analyst.analyse(record, 5), 120)
+        again = await asyncio.wait_for(analyst.analyse("odin", record, 5), 120)
         assert again["moves"] and analyst.pid not in (None, pid)
     finally:
         analyst.close()

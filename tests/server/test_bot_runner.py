@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from odin_cards.odin.bots import Budget
 from odin_cards.odin.rules import Options, parse_action
 from odin_cards.server.adapters.bot_runner import ProcessBotRunner, think_time, turn_of
 from odin_cards.server.core.ports import BotRequest
@@ -65,9 +64,9 @@ class Gate:
     def open(self) -> None:
         self.opened.set()
 
-    def __call__(self, turn: Turn, budget: Budget, rng_seed: int) -> Move:
-        self.seen.append((turn, budget.seconds))
-        if budget.seconds is not None and not self.opened.wait(10):
+    def __call__(self, turn: Turn, seconds: float | None, rng_seed: int) -> Move:
+        self.seen.append((turn, seconds))
+        if seconds is not None and not self.opened.wait(10):
             raise TimeoutError("the test never opened the gate")
         return Move(stand_in(replay(turn), random.Random(rng_seed)))
 
@@ -114,19 +113,19 @@ async def test_search_thinks_less_while_more_tables_wait() -> None:
 async def test_think_time_leaves_room_for_what_a_move_costs_beyond_thinking() -> None:
     now = [0.0]
 
-    def slow(turn: Turn, budget: Budget, rng_seed: int) -> Move:
-        assert budget.seconds is not None
-        now[0] += budget.seconds + 0.2  # replay, hand-over: 0.2 s beyond thinking
+    def slow(turn: Turn, seconds: float | None, rng_seed: int) -> Move:
+        assert seconds is not None
+        now[0] += seconds + 0.2  # replay, hand-over: 0.2 s beyond thinking
         return Move(stand_in(replay(turn), random.Random(rng_seed)))
 
     runner = ProcessBotRunner(0, target_latency=10.0, think=slow, clock=lambda: now[0])
     try:
-        assert runner.budget_for("search", 40).seconds == pytest.approx(10.0 / 40)
+        assert runner.budget_for("search", 40, "odin") == pytest.approx(10.0 / 40)
         for n in range(3):
             await asyncio.wait_for(runner.move(request(f"t{n}", "search")), 10)
     finally:
         runner.close()
-    seconds = runner.budget_for("search", 40).seconds
+    seconds = runner.budget_for("search", 40, "odin")
     assert seconds is not None and 10.0 / 40 - 0.2 < seconds < 10.0 / 40 - 0.02
 
 
@@ -352,7 +351,7 @@ async def test_a_failing_dying_or_hanging_worker_gets_a_stand_in(
         hanging = request("hang-1", "heuristic", moves=6)
         started = time.perf_counter()
         assert legal(hanging, await asyncio.wait_for(runner.move(hanging), 10))
-        assert time.perf_counter() - started < runner.deadline(Budget()) + 1.0
+        assert time.perf_counter() - started < runner.deadline(None) + 1.0
         assert "still thought after 0.5 s" in caplog.text
 
         caplog.clear()
@@ -388,7 +387,7 @@ async def test_close_waits_for_the_idle_workers_to_exit() -> None:
 
 def test_a_bot_that_raises_is_answered_by_a_random_move() -> None:
     req = request("t", "no such level", moves=3)
-    move = choose(turn_of(req), Budget(), 5)
+    move = choose(turn_of(req), None, 5)
     assert move.error == "KeyError"
     assert legal(req, move.action)
 

@@ -3,10 +3,13 @@ the bot level near a rating, and the checked choices."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from odin_cards.games import plugin_of, registered
+from odin_cards.odin.rules.odin import OdinRules
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.people.matchmaking import (
     Choice,
@@ -20,7 +23,7 @@ from odin_cards.server.core.people.matchmaking import (
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 RULES = Rules()
-FOUR = Choice(4, "15", "normal")
+FOUR = Choice(4, "15", "normal", "odin")
 
 
 def ticket(
@@ -65,7 +68,7 @@ def test_a_group_is_the_anchor_and_the_closest_acceptable_ratings() -> None:
         ticket("c", 1060, waited=1),
         ticket("b", 960, waited=2),
         ticket("a", 1020, waited=3),
-        ticket("other-choice", 1000, choice=Choice(3, "15", "normal")),
+        ticket("other-choice", 1000, choice=Choice(3, "15", "normal", "odin")),
     ]
     group = pick_group(RULES, anchor, waiting, NOW, set())
     assert group is not None
@@ -78,10 +81,10 @@ def test_a_group_is_the_anchor_and_the_closest_acceptable_ratings() -> None:
 
 
 def test_the_bot_level_nearest_a_rating() -> None:
-    assert nearest_bot(None) == "heuristic"  # a guest: a new person's rating
-    assert nearest_bot(470) == "heuristic"
-    assert nearest_bot(0) == "random"
-    assert nearest_bot(900) == "expert"
+    assert nearest_bot("odin", None) == "heuristic"  # a guest: a new person's rating
+    assert nearest_bot("odin", 470) == "heuristic"
+    assert nearest_bot("odin", 0) == "random"
+    assert nearest_bot("odin", 900) == "expert"
 
 
 @pytest.mark.parametrize(
@@ -98,12 +101,36 @@ def test_the_bot_level_nearest_a_rating() -> None:
 )
 def test_a_bad_choice_is_refused(players: object, target: object, clock: object) -> None:
     with pytest.raises(DomainError) as refused:
-        Choice.of(players, target, clock)
+        Choice.of("odin", players, target, clock)
     assert refused.value.code == "bad_choice"
 
 
 def test_a_choice_gives_the_tables_options_and_clock() -> None:
-    one = Choice.of(2, "one", "fast")
+    one = Choice.of("odin", 2, "one", "fast")
     assert one.setup() == {"target": 15, "one_hand": True}
     assert one.clock_setting() == {"kind": "realtime", "preset": "fast"}
-    assert Choice.of(6, "20", "slow").setup() == {"target": 20, "one_hand": False}
+    assert Choice.of("odin", 6, "20", "slow").setup() == {"target": 20, "one_hand": False}
+
+
+def test_play_now_is_per_game_and_offers_the_games_presets() -> None:
+    """A choice names its game; a game without presets is not offered; tickets of two games
+    never share a table even with equal seats, preset and clock."""
+    with pytest.raises(DomainError, match="Play now offers the games odin") as refused:
+        Choice.of("name-of-odin", 2, "15", "fast")
+    assert refused.value.code == "bad_choice"
+    odin_too = replace(plugin_of("odin"), key="odin-too", rules=f"{__name__}:ODIN_TOO")
+    with registered(odin_too):
+        mine = Choice.of("odin-too", 4, "15", "normal")
+        assert mine.game == "odin-too" and mine.setup() == {"target": 15, "one_hand": False}
+        anchor = ticket("anchor", 1000)
+        others = [ticket(f"p{n}", 1000, choice=mine) for n in range(3)]
+        assert pick_group(Rules(), anchor, others, NOW, set()) is None
+        same = [ticket(f"q{n}", 1000) for n in range(3)]
+        assert pick_group(Rules(), anchor, others + same, NOW, set()) == [anchor, *same]
+
+
+class _OdinToo(OdinRules):
+    key = "odin-too"
+
+
+ODIN_TOO = _OdinToo()

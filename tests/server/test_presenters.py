@@ -7,6 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
+from odin_cards.contract import SetupError
 from odin_cards.server.core.tables.presenters import GENERIC, presenter_of, view_states
 
 
@@ -28,7 +31,7 @@ class _Secrets:
 
 
 def test_a_game_without_a_presenter_sends_each_seat_its_view() -> None:
-    assert presenter_of("no-such-game") is GENERIC
+    assert presenter_of("name-of-odin") == GENERIC  # its plugin names no presenter
     state = view_states(_Secrets(), {"size": 3}, ["Ann", "Bo"], playing=True)
     mover, other, spectator = (json.loads(state(seat)) for seat in (0, 1, None))
     assert mover == {
@@ -46,6 +49,11 @@ def test_a_game_without_a_presenter_sends_each_seat_its_view() -> None:
 def test_a_finished_game_offers_nobody_a_move() -> None:
     state = view_states(_Secrets(), {}, ["Ann", "Bo"], playing=False)
     assert json.loads(state(0))["legal"] == []
+
+
+def test_an_unknown_game_has_no_presenter() -> None:
+    with pytest.raises(SetupError, match="unknown game 'no-such-game'"):
+        presenter_of("no-such-game")
 
 
 def test_odin_caps_the_target_on_a_public_server() -> None:

@@ -20,7 +20,7 @@ from odin_cards.server.adapters import sql_schema as db
 from odin_cards.server.adapters.sql_ratings import SqlRatingStore
 from odin_cards.server.adapters.sql_store import SqlTableStore
 from odin_cards.server.core.clock import SystemClock
-from odin_cards.server.core.people.ratings import BOT_RATINGS, Results, places
+from odin_cards.server.core.people.ratings import Results, bot_ratings, places
 from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
 
@@ -177,12 +177,12 @@ async def test_three_players_rate_the_multi_class_with_a_fixed_bot(server: Serve
         tokens = [await sit(ann, table_id, 0, "Ann"), await sit(bo, table_id, 1, "Bob")]
         table = await finish(server, table_id, tokens)
         place = list(places(table.game.outcome.scores))
-        bot = BOT_RATINGS["heuristic"]
+        bot = bot_ratings("odin")["heuristic"]
         expected = plackett_luce([(MU, SIGMA), (MU, SIGMA), (bot.mu, bot.sigma)], place)
         seen = await profile(ann, "Ann")
         assert seen["ratings"]["heads-up"]["rating"] is None
         assert seen["ratings"]["multi"]["rating"]["mu"] == pytest.approx(expected[0][0], abs=1e-3)
-        assert BOT_RATINGS["heuristic"] == bot
+        assert bot_ratings("odin")["heuristic"] == bot
         bots = (await ann.get("/api/ratings/bots")).json()["levels"]
         assert {b["level"]: b["mu"] for b in bots}["heuristic"] == bot.mu
 

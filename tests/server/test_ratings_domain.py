@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
+from odin_cards.games import plugin_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.people.profiles import PlayedTable, add_up, table_entry
 from odin_cards.server.core.people.ratings import (
-    BOT_RATINGS,
     Rating,
     SeatResult,
     TableResult,
+    bot_ratings,
     class_of,
     places,
     points,
@@ -26,6 +27,8 @@ from odin_cards.server.core.people.ratings import (
 )
 from odin_cards.server.core.ports import LoggedAction, SeatRecord, TableRecord
 from odin_cards.server.core.tables.table import LiveTable
+
+ODIN_BOTS = bot_ratings("odin")
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
@@ -114,7 +117,7 @@ def test_a_tie_between_equal_players_keeps_mu_and_narrows_sigma() -> None:
 
 
 def test_a_bot_takes_part_with_its_fixed_rating_and_is_not_changed() -> None:
-    expert = BOT_RATINGS["expert"]
+    expert = ODIN_BOTS["expert"]
     changes = rate_table(result([1, 2], bots={1: "expert"}), {0: "ann", 1: None}, {})
     assert isinstance(changes, list)
     assert [c.account for c in changes] == ["ann"]
@@ -124,7 +127,7 @@ def test_a_bot_takes_part_with_its_fixed_rating_and_is_not_changed() -> None:
     against_random = rate_table(result([1, 2], bots={1: "random"}), {0: "ann", 1: None}, {})
     assert isinstance(against_random, list)
     assert changes[0].after.mu > against_random[0].after.mu > MU
-    assert BOT_RATINGS["expert"] == expert  # (fixed)
+    assert ODIN_BOTS["expert"] == expert  # (fixed)
 
 
 def test_bot_reference_ratings_follow_the_ladder() -> None:
@@ -138,17 +141,15 @@ def test_bot_reference_ratings_follow_the_ladder() -> None:
         "expert": 740,
     }
     for level, elo in ladder.items():
-        assert abs(BOT_RATINGS[level].points - elo) <= 1, level
-    assert [BOT_RATINGS[level].mu for level in ladder] == sorted(
-        BOT_RATINGS[level].mu for level in ladder
+        assert abs(ODIN_BOTS[level].points - elo) <= 1, level
+    assert [ODIN_BOTS[level].mu for level in ladder] == sorted(
+        ODIN_BOTS[level].mu for level in ladder
     )
 
 
 def test_every_odin_bot_level_has_a_reference_rating() -> None:
     """Else a rated table with that bot ends unrated (``network`` and ``search-net`` did)."""
-    from odin_cards.odin.bots import LEVELS
-
-    assert set(BOT_RATINGS) == set(LEVELS)
+    assert set(ODIN_BOTS) == set(plugin_of("odin").level_keys)
 
 
 def test_places_from_scores_fewest_points_first_with_ties() -> None:
@@ -187,9 +188,9 @@ def test_provisional_until_ten_games_and_a_narrow_sigma() -> None:
 
 
 def test_the_rated_option() -> None:
-    assert rated_setting(None) is False and rated_setting(True) is True
+    assert rated_setting(None, "odin") is False and rated_setting(True, "odin") is True
     with pytest.raises(DomainError):
-        rated_setting("yes")
+        rated_setting("yes", "odin")
     with pytest.raises(DomainError):
         rated_setting(True, "name-of-odin")
     with pytest.raises(DomainError):

@@ -6,6 +6,9 @@ Plain data and references only: importing this module imports none of the game.
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 from odin_cards.plugin import BotLevel, GamePlugin, Preset
 
 LEVELS = (
@@ -56,6 +59,15 @@ PLAY_NOW = (
 )
 """The targets Play now offers (the create-table form's): one hand, or 10, 15, 20 points."""
 
+
+def reference_ratings() -> dict[str, tuple[float, float]]:
+    """The bots' reference ratings, ``{level: (mu, sigma)}`` (``bot_ratings.json`` beside
+    this module says how they were measured: ``docs/ratings.md``)."""
+    text = resources.files(__package__).joinpath("bot_ratings.json").read_text()
+    levels = json.loads(text)["levels"]
+    return {key: (float(value["mu"]), float(value["sigma"])) for key, value in levels.items()}
+
+
 PLUGIN = GamePlugin(
     key="odin",
     name="Odin",
@@ -70,6 +82,7 @@ PLUGIN = GamePlugin(
     limits="odin_cards.odin.web.presenter:limits",
     play_now=PLAY_NOW,
     rated=True,
+    ratings="odin_cards.odin.plugin:reference_ratings",
     web="odin_cards.odin.web",
     analysis="odin_cards.odin.analysis.annotate:analyse_to_dict",
     environments={

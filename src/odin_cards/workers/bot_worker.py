@@ -1,11 +1,11 @@
 """What a bot worker process runs: rebuild a table's game and ask its bot for a move.
 
-The server's workers are spawned processes; they import this module, the rules and the
-bots, and nothing of the server (its package brings the web framework and the database
-along: seconds of start-up and tens of MiB per worker). A worker rebuilds the game from the
-table's definition and log through the game contract (cheap: the engine replays thousands
-of actions a millisecond) and asks the game's bot through :mod:`odin_cards.odin.bots.registry`,
-whose choosers show a bot only its seat's view.
+The server's workers are spawned processes; they import this module, the game registry
+and the games they are asked about, and nothing of the server (its package brings the web
+framework and the database along: seconds of start-up and tens of MiB per worker). A
+worker rebuilds the game from the table's definition and log through the game contract
+(cheap: the engine replays thousands of actions a millisecond) and asks the game's bots
+(its plugin's ``bots``), which show a bot only its seat's view.
 """
 
 from __future__ import annotations
@@ -18,10 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from odin_cards.contract import GameState
-from odin_cards.games import rules_of
-from odin_cards.odin.bots import Budget
-from odin_cards.odin.bots.compiled import prepare
-from odin_cards.odin.bots.registry import choose_move, random_move
+from odin_cards.games import plugin_of, plugins, rules_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,27 +51,31 @@ def replay(turn: Turn) -> GameState:
 
 
 def stand_in(game: GameState, rng: random.Random) -> str:
-    """A random legal move: what a table gets when its bot cannot answer."""
-    return random_move(game, rng)
+    """A random legal move of any game: what a table gets when its bot cannot answer."""
+    legal = list(game.legal_actions())
+    return str(legal[rng.randrange(len(legal))].text)
 
 
-def choose(turn: Turn, budget: Budget, rng_seed: int) -> Move:
-    """The move of the turn's bot, thinking within ``budget``; a bot that raises is
-    answered by a random legal move, with the error's name (never its text: it may name
-    cards)."""
+def choose(turn: Turn, seconds: float | None, rng_seed: int) -> Move:
+    """The move of the turn's bot, thinking at most ``seconds`` (``None``: a level that
+    answers at once); a bot that raises (an unknown level too) is answered by a random legal
+    move, with the error's name (never its text: it may name cards)."""
     game = replay(turn)
     rng = random.Random(rng_seed)
     try:
-        return Move(choose_move(turn.game, turn.level, game, budget, rng))
+        return Move(plugin_of(turn.game).load_bots()(game, turn.level, seconds, rng))
     except Exception as error:  # a broken bot must not stall a table of people
         return Move(stand_in(game, rng), type(error).__name__)
 
 
 def warm() -> int:
-    """A new worker's first call: start loading the search's compiled play-outs (in the
-    background: a machine's first compilation takes a while, and moves are answered
-    meanwhile) and answer the worker's process id."""
-    prepare(wait=False)
+    """A new worker's first call: each game's warm-up (``GamePlugin.warm``: e.g. Odin starts
+    compiling its play-outs in the background, and moves are answered meanwhile); answers
+    the worker's process id."""
+    for plugin in plugins().values():
+        start = plugin.load_warm()
+        if start is not None:
+            start()
     return os.getpid()
 
 

@@ -1,8 +1,8 @@
-"""What a seat of an Odin table is sent as its ``State``: the one Odin-specific module here.
+"""What a seat of an Odin table is sent as its ``State`` (the plugin's ``presenter``), and
+what a public server refuses of Odin's options (its ``limits``).
 
-The rest of the domain stores, replays and broadcasts any game of
-:data:`odin_cards.games.GAMES` through the contract; only the shape of a seat's state
-(``docs/protocol.md``) is the game's own.
+The server stores, replays and broadcasts any game through the contract; only the shape
+of a seat's state (``docs/protocol.md``) is the game's own.
 """
 
 from __future__ import annotations

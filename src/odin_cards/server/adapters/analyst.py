@@ -43,14 +43,14 @@ class WorkerAnalyst:
             )
         return self._executor
 
-    async def analyse(self, record: dict[str, Any], iterations: int) -> dict[str, Any]:
+    async def analyse(self, game: str, record: dict[str, Any], iterations: int) -> dict[str, Any]:
         async with self._one:
             executor = self._start()
             loop = asyncio.get_running_loop()
             try:
                 if self._pid is None:
                     self._pid = await loop.run_in_executor(executor, warm)
-                return await loop.run_in_executor(executor, analyse, record, iterations)
+                return await loop.run_in_executor(executor, analyse, game, record, iterations)
             except BrokenProcessPool:
                 self._executor = self._pid = None  # the next analysis starts a fresh worker
                 raise

@@ -1,13 +1,14 @@
 """Bot seats: bots think in worker processes, and tables share the workers fairly.
 
-A worker runs :mod:`odin_cards.workers.bot_worker` (it rebuilds the game from the table's definition
-and log and asks the bot, which sees only its seat's view). Bots are looked up by level key
-and game in :mod:`odin_cards.odin.bots.registry`, so new levels appear in the lobby without server
-changes.
+A worker runs :mod:`odin_cards.workers.bot_worker` (it rebuilds the game from the table's
+definition and log and asks the game's bots, which see only the seat's view). A level's
+think time comes from its game's plugin (``BotLevel.seconds``), so a game's new levels need
+no server change.
 
-:class:`ProcessBotRunner` is the server's :class:`~.domain.ports.BotRunner`. Why it is more
-than a process pool: with a plain first-come-first-served pool, twenty six-seat tables of
-expert bots (two seconds a move) kept every other table's bot waiting 34-38 s a move. So:
+:class:`ProcessBotRunner` is the server's :class:`~odin_cards.server.core.ports.BotRunner`.
+Why it is more than a process pool: with a plain first-come-first-served pool, twenty
+six-seat tables of expert bots (two seconds a move) kept every other table's bot waiting
+34-38 s a move. So:
 
 - **Two lanes.** Levels that play at once (no time budget: random, heuristic) have a worker
   of their own and never wait behind a search. Levels with a time budget (search, expert)
@@ -45,11 +46,10 @@ import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from odin_cards.odin.bots import Budget
-from odin_cards.odin.bots.registry import level_of
+from odin_cards.games import plugins
 from odin_cards.server.core.ports import BotRequest
 from odin_cards.server.settings import Settings
 from odin_cards.workers.bot_worker import Move, Turn, choose, replay, stand_in, warm, watch_parent
@@ -63,8 +63,9 @@ START_TIMEOUT = 60.0
 """Seconds a new worker may take to start (spawn and import) before it is tried again."""
 
 
-Think = Callable[[Turn, Budget, int], Move]
-"""What a worker runs: the turn, the budget to think within, a seed for the bot's dice.
+Think = Callable[[Turn, float | None, int], Move]
+"""What a worker runs: the turn, the seconds to think (``None``: a level that answers at
+once), a seed for the bot's dice.
 A module-level function, so that spawned workers can import it."""
 
 
@@ -260,26 +261,20 @@ class ProcessBotRunner:
 
     # ------------------------------------------------------------------ scheduling
 
-    def budget_for(self, level: str, waiting: int, game: str = "odin") -> Budget:
-        """The budget of a move of ``game``'s ``level`` started while ``waiting`` tables
-        share the timed workers (this one included)."""
-        known = level_of(game, level)
-        budget = known.budget if known is not None else Budget()
-        if budget.seconds is None:
-            return budget
-        seconds = think_time(
-            budget.seconds,
-            self.target_latency,
-            self._timed.size,
-            waiting,
-            self.min_think,
-            self._overhead,
+    def budget_for(self, level: str, waiting: int, game: str) -> float | None:
+        """The seconds a move of ``game``'s ``level`` may think when started while
+        ``waiting`` tables share the timed workers (this one included); ``None`` for a level
+        that answers at once."""
+        full = _seconds_of(game, level)
+        if full is None:
+            return None
+        return think_time(
+            full, self.target_latency, self._timed.size, waiting, self.min_think, self._overhead
         )
-        return replace(budget, seconds=seconds)
 
-    def deadline(self, budget: Budget) -> float:
-        """Seconds after which a worker still thinking is deemed hung."""
-        return 3 * (budget.seconds or 0.0) + self.hang_slack
+    def deadline(self, seconds: float | None) -> float:
+        """Seconds after which a worker still thinking for ``seconds`` is deemed hung."""
+        return 3 * (seconds or 0.0) + self.hang_slack
 
     def _wanting(self) -> int:
         """Tables that asked for a timed move in the last ``2 * target_latency`` seconds."""
@@ -292,8 +287,7 @@ class ProcessBotRunner:
         return len(self._asked)
 
     def _lane_of(self, game: str, level: str) -> _Lane:
-        known = level_of(game, level)
-        if known is None or known.budget == Budget():
+        if _seconds_of(game, level) is None:
             return self._quick  # an unknown level gets a stand-in at once, in the quick lane
         return self._timed
 
@@ -323,7 +317,7 @@ class ProcessBotRunner:
                 )
             )
 
-    async def _run(self, lane: _Lane, slot: _Slot, job: _Job, budget: Budget) -> None:
+    async def _run(self, lane: _Lane, slot: _Slot, job: _Job, budget: float | None) -> None:
         request = job.request
         loop = asyncio.get_running_loop()
         seconds = self.deadline(budget)
@@ -358,8 +352,8 @@ class ProcessBotRunner:
                 self._replace(lane, slot)
             self._stand_in(job)
         else:
-            if budget.seconds is not None:
-                beyond = max(0.0, self.clock() - started - budget.seconds)
+            if budget is not None:
+                beyond = max(0.0, self.clock() - started - budget)
                 self._overhead += OVERHEAD_WEIGHT * (beyond - self._overhead)
             if move.error is not None:
                 log.error(
@@ -463,3 +457,11 @@ class ProcessBotRunner:
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(self._warming.discard)
         return task
+
+
+def _seconds_of(game: str, level: str) -> float | None:
+    """The full think time of ``game``'s ``level`` (``None``: it answers at once, or the
+    game or level is unknown)."""
+    plugin = plugins().get(game)
+    known = plugin.level(level) if plugin is not None else None
+    return known.seconds if known is not None else None

@@ -31,7 +31,7 @@ def _ticket(row: Any) -> Ticket:
     return Ticket(
         id=row.id,
         token_hash=row.token_hash,
-        choice=Choice(row.players, row.target, row.clock),
+        choice=Choice(row.players, row.target, row.clock, row.game),
         name=row.name,
         account_id=row.account_id,
         rating=row.rating,
@@ -71,6 +71,7 @@ class SqlMatchStore:
                     account_id=ticket.account_id,
                     name=ticket.name,
                     address=ticket.address,
+                    game=ticket.choice.game,
                     players=ticket.choice.players,
                     target=ticket.choice.target,
                     clock=ticket.choice.clock,
@@ -114,7 +115,10 @@ class SqlMatchStore:
         m = schema.match_tickets.c
         fresh = (m.state == "waiting") & (m.seen >= utc(stale_before))
         same = (
-            (m.players == choice.players) & (m.target == choice.target) & (m.clock == choice.clock)
+            (m.game == choice.game)
+            & (m.players == choice.players)
+            & (m.target == choice.target)
+            & (m.clock == choice.clock)
         )
         async with reading(self.engine, "count waiting people") as connection:
             row = (
@@ -176,6 +180,7 @@ class SqlMatchStore:
                 sa.select(table)
                 .where(
                     m.state == "waiting",
+                    m.game == choice.game,
                     m.players == choice.players,
                     m.target == choice.target,
                     m.clock == choice.clock,

@@ -263,8 +263,10 @@ match_tickets = sa.Table(
     sa.Column("claimed", sa.DateTime(timezone=True), nullable=True),
     sa.Column("table_id", sa.String(ID_LENGTH), nullable=True),
     sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("game", sa.String(16), nullable=False, server_default="odin"),
 )
-"""Play now's queue: one row per ticket, waiting, matching, matched or over (0011)."""
+"""Play now's queue: one row per ticket, waiting, matching, matched or over (0011); the
+ticket's game (0012)."""
 sa.Index("match_tickets_waiting", match_tickets.c.state, match_tickets.c.players)
 sa.Index("match_tickets_account", match_tickets.c.account_id)
 

@@ -58,7 +58,7 @@ class TableRecord:
 
     id: str
     game: str
-    """The game's key in :data:`odin_cards.games.GAMES` (``"odin"``)."""
+    """The game's key in the game registry (:mod:`odin_cards.games`), e.g. ``"odin"``."""
     rules_version: int
     """The rules version the table was created with; replay refuses a version it lacks."""
     players: int
@@ -315,8 +315,9 @@ class Analyst(Protocol):
     """Where finished games are analysed (issue #13): a worker process away from the event
     loop and from the bot workers (a whole game takes tens of seconds), one game at a time."""
 
-    async def analyse(self, record: dict[str, Any], iterations: int) -> dict[str, Any]:
-        """The analysis (``odin_cards.odin.analysis``, its ``to_dict``) of an Odin game record."""
+    async def analyse(self, game: str, record: dict[str, Any], iterations: int) -> dict[str, Any]:
+        """The analysis of a finished game of ``game`` (its plugin's ``analysis``) from its
+        record's dict."""
 
     def close(self) -> None: ...
 

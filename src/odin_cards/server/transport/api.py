@@ -1,4 +1,4 @@
-"""The lobby's HTTP API (``docs/protocol.md``): levels, tables, seats, rematch, records."""
+"""The lobby's HTTP API (``docs/protocol.md``): games, levels, tables, seats, rematch, records."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
-from odin_cards.odin.bots.registry import GAMES_BOTS
+from odin_cards.games import default_key, plugins, rules_of
+from odin_cards.plugin import GamePlugin
 from odin_cards.server.core.features.access import new_creator_token
 from odin_cards.server.core.features.clocks import normalize as normalize_clock
 from odin_cards.server.core.features.stand_ins import moves_by
@@ -49,7 +50,8 @@ class ClockChoice(_Body):
 
 
 class NewTable(_Body):
-    game: Annotated[str, Field(max_length=32)] = "odin"
+    game: Annotated[str, Field(max_length=32)] | None = None
+    """The game (default: the server's first game, :func:`odin_cards.games.default_key`)."""
     players: Annotated[int, Field(strict=True)]
     bots: Annotated[
         dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=64)]],
@@ -127,14 +129,53 @@ def bot_seats(body: NewTable) -> dict[int, str]:
     return bots
 
 
+def _game(key: str | None) -> GamePlugin:
+    plugin = plugins().get(key or default_key())
+    if plugin is None:
+        raise ApiError(404, "not_found", f"there is no game {str(key)[:32]!r}")
+    return plugin
+
+
+@router.get("/games")
+async def games() -> dict[str, Any]:
+    """Every game of this server, in the order the lobby offers them (the first is the
+    default): its name, seats, bot levels, Play now presets, whether it can be rated and
+    where its board module is (``null``: the pages' plain board)."""
+    listed = []
+    for plugin in plugins().values():
+        rules = rules_of(plugin.key)
+        listed.append(
+            {
+                "key": plugin.key,
+                "name": plugin.name,
+                "summary": plugin.summary,
+                "players": {"min": rules.min_players, "max": rules.max_players},
+                "levels": [_level(level) for level in plugin.bot_levels],
+                "play_now": [
+                    {"key": p.key, "name": p.name, "setup": dict(p.setup)} for p in plugin.play_now
+                ],
+                "rated": plugin.rated,
+                "board": f"/games/{plugin.key}/board.js" if plugin.web is not None else None,
+            }
+        )
+    return {"games": listed}
+
+
+def _level(level: Any) -> dict[str, Any]:
+    return {
+        "key": level.key,
+        "name": level.name,
+        "description": level.description,
+        "seconds": level.seconds,
+    }
+
+
 @router.get("/levels")
-async def levels(game: Annotated[str, Field(max_length=32)] = "odin") -> list[dict[str, str]]:
-    bots = GAMES_BOTS.get(game)
-    if bots is None:
-        raise ApiError(404, "not_found", f"no bots for the game {game[:32]!r}")
+async def levels(game: Annotated[str, Field(max_length=32)] | None = None) -> list[dict[str, str]]:
+    """The bot levels of ``game`` (default: the first game), weakest first."""
     return [
         {"key": level.key, "name": level.name, "description": level.description}
-        for level in bots.levels.values()
+        for level in _game(game).bot_levels
     ]
 
 
@@ -142,7 +183,8 @@ async def levels(game: Annotated[str, Field(max_length=32)] = "odin") -> list[di
 async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     bots = bot_seats(body)
     hall = _hall(request)
-    hall.check_new(body.game, body.players, bots, body.options)  # a refusal uses no quota
+    game = body.game or default_key()
+    hall.check_new(game, body.players, bots, body.options)  # a refusal uses no quota
     if body.rated and (await current_account(request) is None or not origin_ok(request)):
         raise ApiError(401, "login_required", "log in to create a rated table")
     asked = None if body.clock is None else body.clock.model_dump(exclude_none=True)
@@ -164,15 +206,15 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     if body.rated:
         chosen["rated"] = True
     creator, creator_hash = new_creator_token()
-    table = await hall.create(
-        body.players, bots, body.options, client, body.game, chosen, creator_hash
-    )
+    table = await hall.create(body.players, bots, body.options, client, game, chosen, creator_hash)
     return {"table": table.to_api(), "creator": creator}
 
 
 @router.get("/tables")
-async def list_tables(request: Request, status: str = "open", game: str = "odin") -> dict[str, Any]:
-    """Open tables of one game (Odin's unless ``game`` says otherwise)."""
+async def list_tables(
+    request: Request, status: str = "open", game: str | None = None
+) -> dict[str, Any]:
+    """Open tables of one game (the first game's unless ``game`` says otherwise)."""
     if status != "open":
         raise ApiError(422, "bad_status", "only open tables are listed (status=open)")
     return {"tables": await _hall(request).lobby(game)}

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from pydantic import Field
 
+from odin_cards.games import default_key, plugins
 from odin_cards.server.core.people.accounts import name_key
 from odin_cards.server.core.people.profiles import (
     BOARD_PAGE,
@@ -21,7 +23,7 @@ from odin_cards.server.core.people.profiles import (
     check_page,
     profile_view,
 )
-from odin_cards.server.core.people.ratings import BOT_RATINGS
+from odin_cards.server.core.people.ratings import bot_ratings as references
 from odin_cards.server.transport.errors import ApiError
 
 router = APIRouter(prefix="/api")
@@ -71,11 +73,16 @@ async def leaderboard(
 
 
 @router.get("/ratings/bots")
-async def bot_ratings() -> dict[str, Any]:
-    """The bot levels' fixed reference ratings (``data/bot_ratings.json``)."""
+async def bot_ratings(game: Annotated[str, Field(max_length=32)] | None = None) -> dict[str, Any]:
+    """A game's bot levels' fixed reference ratings (its plugin's ``ratings``; default: the
+    first game)."""
+    key = game or default_key()
+    if key not in plugins():
+        raise ApiError(404, "not_found", f"there is no game {key[:32]!r}")
     return {
+        "game": key,
         "levels": [
             {"level": level, **rating.to_api(), "provisional": False}
-            for level, rating in BOT_RATINGS.items()
-        ]
+            for level, rating in references(key).items()
+        ],
     }

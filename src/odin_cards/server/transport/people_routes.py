@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from odin_cards.odin.bots.registry import bot_levels
+from odin_cards.games import default_key
 from odin_cards.server.adapters.database import Database
 from odin_cards.server.core.people.accounts import Account, name_key
 from odin_cards.server.core.people.friends import REASONS, Friends
@@ -52,6 +52,8 @@ class _Body(BaseModel):
 
 
 class PlayNow(_Body):
+    game: Annotated[str, Field(max_length=32)] | None = None
+    """The game (default: the server's first game)."""
     players: Annotated[int, Field(strict=True)]
     target: Annotated[str, Field(max_length=8)]
     clock: Annotated[str, Field(max_length=8)]
@@ -118,7 +120,7 @@ async def _seeker(request: Request, name: str | None) -> Seeker:
 @router.post("/play-now", status_code=201)
 async def play_now(request: Request, body: PlayNow) -> dict[str, Any]:
     """Queue for a game; the ticket's secret (the seat's token once matched)."""
-    choice = Choice.of(body.players, body.target, body.clock)
+    choice = Choice.of(body.game or default_key(), body.players, body.target, body.clock)
     seeker = await _seeker(request, body.name)
     secret, status = await _queue(request).join(seeker, choice, body.previous)
     return {"ticket": secret, "name": seeker.name, **status.to_api()}
@@ -138,7 +140,7 @@ async def cancel(request: Request, body: Ticket) -> dict[str, Any]:
 @router.post("/play-now/bots")
 async def bots(request: Request, body: Bots) -> dict[str, Any]:
     """After the wait: play the bots at once (``level``, or one near the player's rating)."""
-    status = await _queue(request).fill_with_bots(body.ticket, body.level, bot_levels("odin"))
+    status = await _queue(request).fill_with_bots(body.ticket, body.level)
     return status.to_api()
 
 

@@ -16,6 +16,7 @@ import logging
 from collections import OrderedDict
 from typing import Any, Final
 
+from odin_cards.games import plugin_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.ports import Analyst
 from odin_cards.server.core.tables.table import LiveTable
@@ -41,11 +42,12 @@ class TableAnalyses:
 
     def status(self, table: LiveTable) -> dict[str, Any] | None:
         """The table's analysis, or ``None`` while it is being computed (started now if
-        it was not). Refuses a table that is not finished, or not of Odin."""
+        it was not). Refuses a table that is not finished, or of a game that is not analysed
+        (its plugin names no ``analysis``)."""
         if table.status != "finished":
             raise DomainError("running", "a game is analysed once it is over")
-        if table.game_key != "odin":
-            raise DomainError("bad_game", "only games of Odin are analysed")
+        if plugin_of(table.game_key).analysis is None:
+            raise DomainError("bad_game", "games of this kind are not analysed")
         done = self._done.get(table.id)
         if done is not None:
             self._done.move_to_end(table.id)
@@ -54,7 +56,9 @@ class TableAnalyses:
             if len(self._pending) >= WAITING:
                 raise DomainError("analysis_busy", "many games are being analysed; try later")
             record = table.game.record().to_dict()
-            self._pending[table.id] = asyncio.ensure_future(self._run(table.id, record))
+            self._pending[table.id] = asyncio.ensure_future(
+                self._run(table.id, table.game_key, record)
+            )
         return None
 
     async def result(self, table: LiveTable) -> dict[str, Any]:
@@ -68,9 +72,9 @@ class TableAnalyses:
             raise DomainError("unavailable", "the analysis failed; try again later")
         return done
 
-    async def _run(self, table_id: str, record: dict[str, Any]) -> None:
+    async def _run(self, table_id: str, game: str, record: dict[str, Any]) -> None:
         try:
-            analysis = await self.analyst.analyse(record, self.iterations)
+            analysis = await self.analyst.analyse(game, record, self.iterations)
         except Exception as error:  # logged and forgotten: the next request tries again
             log.error("the analysis of table %s failed (%s)", table_id, type(error).__name__)
         else:

@@ -15,7 +15,7 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
-from odin_cards.odin.bots.registry import bot_levels
+from odin_cards.games import plugin_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.people.ratings import is_rated
 from odin_cards.server.core.ports import BotRequest, BotRunner
@@ -63,10 +63,9 @@ class TableHints:
             raise DomainError(code, "hints are given while the game is played")
         if table.game.current_player != seat:
             raise DomainError("not_your_turn", "a hint is for the seat to move")
-        levels = bot_levels(table.game_key)
-        if not levels:
+        level = plugin_of(table.game_key).hint()
+        if level is None:
             raise DomainError("hints_off", "this game has no bot to give hints")
-        level = levels[-1]  # levels are listed weakest first
         count = len(table.actions)
         version = table.version
         known = self._hints.get(table.id)

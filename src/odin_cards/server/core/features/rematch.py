@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from odin_cards.odin.bots.registry import bot_levels
+from odin_cards.games import plugin_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.ports import SocialStore, StoreUnavailable, Subscriber
 from odin_cards.server.core.tables import updates as msg
@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 ANSWERS = ("accept", "decline")
 DECLINED = ("bot", "open")
-STAND_IN = "heuristic"
-"""The bot level a declined seat goes to (the game's strongest if it has no such level)."""
 
 SeatPlan = tuple[str | None, str | None, str | None]
 """A seat of the next table: (name, bot level, token hash)."""
@@ -53,8 +51,7 @@ def rematch_json(table: LiveTable, state: Mapping[str, Any]) -> dict[str, Any]:
 def plan_seats(table: LiveTable, answers: Mapping[str, str], declined: str) -> list[SeatPlan]:
     """The next table's seats: those who accepted keep theirs, bots stay, every other
     person's seat goes to a bot or is left open."""
-    levels = bot_levels(table.game_key)
-    stand_in = STAND_IN if STAND_IN in levels else (levels[-1] if levels else None)
+    stand_in = plugin_of(table.game_key).stand_in_level()
     plan: list[SeatPlan] = []
     for seat in table.seats:
         if seat.name is None:

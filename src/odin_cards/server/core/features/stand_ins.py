@@ -29,7 +29,7 @@ import random
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from odin_cards.odin.bots.registry import bot_levels
+from odin_cards.games import plugin_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.features import clocks
 from odin_cards.server.core.ports import BotRequest, StoreUnavailable, Subscriber
@@ -42,9 +42,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-STAND_IN_LEVEL = "heuristic"
-"""The bot level that stands in (the first level of a game that has no such level)."""
-
 RETRY_SECONDS = 1.0
 """Pause before a stand-in tries again when its move could not be stored."""
 
@@ -53,8 +50,9 @@ WHY = ("missed", "left", "vote")
 
 
 def stand_in_level(game: str) -> str:
-    levels = list(bot_levels(game))
-    return STAND_IN_LEVEL if STAND_IN_LEVEL in levels else levels[0]
+    """The bot level that stands in (``GamePlugin.stand_in_level``); a game without bots
+    names none, and the bot runner answers with a random legal move."""
+    return plugin_of(game).stand_in_level() or ""
 
 
 def clock_view(table: LiveTable, now: datetime) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Protocol
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from odin_cards.odin.bots.registry import GAMES_BOTS
+from odin_cards.games import plugins
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.ports import Clock, StoreUnavailable
 from odin_cards.server.core.tables.table import LiveTable
@@ -107,12 +107,16 @@ class NameTaken(Exception):
 
 
 def reserved_names() -> frozenset[str]:
-    """Name keys nobody may sign up with: :data:`RESERVED` and the bots' levels."""
+    """Name keys nobody may sign up with: :data:`RESERVED`, every game's key and name and
+    its bot levels' keys and names."""
     levels = {
         name_key(word)
-        for bots in GAMES_BOTS.values()
-        for level in bots.levels.values()
-        for word in (level.key, level.name)
+        for plugin in plugins().values()
+        for word in (
+            plugin.key,
+            plugin.name,
+            *(word for level in plugin.bot_levels for word in (level.key, level.name)),
+        )
     }
     return RESERVED | levels
 

@@ -1,7 +1,8 @@
 """Play now: a queue of people who want a game, matched by their choices and ratings.
 
-A person asks for a game of ``players`` (2-6) to a ``target`` with a real-time clock
-preset, and gets a *ticket*. Tickets with the same choices are matched when their
+A person asks for a game of ``players`` of one game, one of the game's Play now presets
+(``GamePlugin.play_now``: Odin's targets) and a real-time clock preset, and gets a
+*ticket*. Tickets with the same choices are matched when their
 ratings are close: each ticket accepts ratings within a window that widens the longer it
 waits (:func:`window`), and two tickets go together only when each one's window holds
 the other (a newcomer is not thrown against a far stronger player at once; after a
@@ -32,23 +33,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
+from odin_cards.games import plugin_of, plugins, rules_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.features.chat import chat_settings
 from odin_cards.server.core.features.clocks import normalize as normalize_clock
 from odin_cards.server.core.features.hints import hints_setting
-from odin_cards.server.core.people.ratings import BOT_RATINGS, MU, RatingStore, class_of, points
+from odin_cards.server.core.people.ratings import MU, RatingStore, bot_ratings, class_of, points
 from odin_cards.server.core.ports import Clock
 
 if TYPE_CHECKING:
     from odin_cards.server.core.tables.hall import Hall
-
-TARGETS: dict[str, dict[str, Any]] = {
-    "one": {"target": 15, "one_hand": True},
-    "10": {"target": 10, "one_hand": False},
-    "15": {"target": 15, "one_hand": False},
-    "20": {"target": 20, "one_hand": False},
-}
-"""The targets Play now offers (the create-table form's): one hand, or 10, 15, 20 points."""
 
 CLOCKS = ("fast", "normal", "slow")
 """The real-time presets Play now offers (:data:`.clocks.PRESETS`)."""
@@ -59,26 +53,41 @@ STATES = ("waiting", "matching", "matched", "cancelled", "expired")
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """What a person asks for: seats, target and clock preset (all must be equal to match)."""
+    """What a person asks for: the game, its seats, one of its Play now presets (stored as
+    ``target``: Odin's presets are targets) and a clock preset (all must be equal to
+    match)."""
 
     players: int
     target: str
     clock: str
+    game: str
 
     @staticmethod
-    def of(players: Any, target: Any, clock: Any) -> Choice:
+    def of(game: Any, players: Any, target: Any, clock: Any) -> Choice:
         """The checked choice, or ``bad_choice`` saying what is wrong."""
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
-            raise DomainError("bad_choice", "Play now seats 2 to 6 players")
-        if target not in TARGETS:
-            raise DomainError("bad_choice", f"the target is one of {', '.join(TARGETS)}")
+        plugin = plugins().get(game) if isinstance(game, str) else None
+        if plugin is None or not plugin.play_now:
+            offered = [key for key, p in plugins().items() if p.play_now]
+            raise DomainError("bad_choice", f"Play now offers the games {', '.join(offered)}")
+        rules = rules_of(plugin.key)
+        fewest, most = rules.min_players, rules.max_players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise DomainError("bad_choice", f"Play now seats {fewest} to {most} players")
+        if not fewest <= players <= most:
+            raise DomainError("bad_choice", f"Play now seats {fewest} to {most} players")
+        if not isinstance(target, str) or plugin.preset(target) is None:
+            keys = ", ".join(preset.key for preset in plugin.play_now)
+            raise DomainError("bad_choice", f"the target is one of {keys}")
         if clock not in CLOCKS:
             raise DomainError("bad_choice", f"the clock is one of {', '.join(CLOCKS)}")
-        return Choice(players, str(target), str(clock))
+        return Choice(players, target, str(clock), plugin.key)
 
     def setup(self) -> dict[str, Any]:
-        """The game's options of a table for this choice."""
-        return dict(TARGETS[self.target])
+        """The game's set-up of a table for this choice (its preset's)."""
+        preset = plugin_of(self.game).preset(self.target)
+        if preset is None:
+            raise DomainError("bad_choice", f"{self.game} has no Play now preset {self.target!r}")
+        return dict(preset.setup)
 
     def clock_setting(self) -> dict[str, Any]:
         return {"kind": "realtime", "preset": self.clock}
@@ -268,8 +277,8 @@ TableMaker = Callable[[Choice, list[SeatPlan], bool], Awaitable[str]]
 """Makes a matched table through the hall (seats filled, playing at once): its id. The
 flag says whether the table is rated."""
 
-BotLevels = Callable[[float | None], str]
-"""The bot level whose reference rating is nearest a rating (``None``: a guest)."""
+BotLevels = Callable[[str, float | None], str]
+"""The game's bot level whose reference rating is nearest a rating (``None``: a guest)."""
 
 
 @dataclass
@@ -297,6 +306,7 @@ class Status:
         }
         if self.choice is not None:
             data["choice"] = {
+                "game": self.choice.game,
                 "players": self.choice.players,
                 "target": self.choice.target,
                 "clock": self.choice.clock,
@@ -464,10 +474,11 @@ class MatchQueue:
             raise DomainError("not_found", "there is no such Play now ticket")
         return ticket
 
-    async def fill_with_bots(self, secret: str, level: str | None, levels: Sequence[str]) -> Status:
-        """After the wait, the ticket's person plays the bots (``level``, or the level
-        nearest their rating) at once."""
+    async def fill_with_bots(self, secret: str, level: str | None) -> Status:
+        """After the wait, the ticket's person plays the bots of its game (``level``, or the
+        level nearest their rating) at once."""
         ticket = await self._ticket(secret)
+        levels = plugin_of(ticket.choice.game).level_keys
         if ticket.state != "waiting":
             return await self._status(ticket)
         now = self.clock.now()
@@ -479,7 +490,7 @@ class MatchQueue:
             )
         if level is not None and level not in levels:
             raise DomainError("bad_bots", f"bot levels: {', '.join(levels)}")
-        chosen = level or self.bot_level(ticket.rating)
+        chosen = level or self.bot_level(ticket.choice.game, ticket.rating)
 
         def alone(anchor: Ticket, waiting: list[Ticket], blocked: Blocked) -> list[Ticket] | None:
             return [anchor]
@@ -514,9 +525,10 @@ class MatchQueue:
 
 
 class HallTables:
-    """Makes matched tables through the hall: a new Odin table whose seats are filled at
-    once (people with their tickets' token hashes, bots), playing from the start, owned
-    by this process like any table it creates; each person's seat is their account's."""
+    """Makes matched tables through the hall: a new table of the choice's game whose seats
+    are filled at once (people with their tickets' token hashes, bots), playing from the
+    start, owned by this process like any table it creates; each person's seat is their
+    account's."""
 
     def __init__(
         self,
@@ -529,7 +541,7 @@ class HallTables:
     async def __call__(self, choice: Choice, plans: list[SeatPlan], rated: bool) -> str:
         hall = self.hall
         bots = {seat: plan.bot for seat, plan in enumerate(plans) if plan.bot is not None}
-        normal = hall.check_new("odin", choice.players, bots, choice.setup())
+        normal = hall.check_new(choice.game, choice.players, bots, choice.setup())
         chosen: dict[str, Any] = {
             "chat": chat_settings(None),
             "clock": normalize_clock(choice.clock_setting()),
@@ -538,7 +550,7 @@ class HallTables:
         }
         if rated and self.rated is not None:
             chosen = self.rated(chosen)
-        record = hall.new_record("odin", choice.players, normal, bots)
+        record = hall.new_record(choice.game, choice.players, normal, bots)
         record.settings = chosen
         for seat, plan in zip(record.seats, plans, strict=True):
             if plan.bot is None:
@@ -567,8 +579,12 @@ class RatingPoints:
         return float(rating.points)
 
 
-def nearest_bot(rating: float | None) -> str:
-    """The bot level whose reference rating is nearest ``rating`` (a guest, ``None``:
-    a new person's, the heuristic's)."""
+def nearest_bot(game: str, rating: float | None) -> str:
+    """The bot level of ``game`` whose reference rating is nearest ``rating`` (a guest,
+    ``None``: a new person's, the heuristic's in Odin); a game without reference ratings
+    plays its stand-in level."""
+    references = bot_ratings(game)
+    if not references:
+        return plugin_of(game).stand_in_level() or ""
     wanted = float(points(MU)) if rating is None else rating
-    return min(BOT_RATINGS, key=lambda level: (abs(BOT_RATINGS[level].points - wanted), level))
+    return min(references, key=lambda level: (abs(references[level].points - wanted), level))

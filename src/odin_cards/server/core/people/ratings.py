@@ -5,8 +5,9 @@ A table is *rated* when its creator asked for it (``settings["rated"]``, an acco
 and, at its end, every person's seat is an account's, no move was made for a person by a
 stand-in or a bot (the log's ``by``), and the game finished normally: a cancelled or
 expired table never finishes. Heads-up (2 players) and 3-6 players are rated apart (two
-*classes*). The bot levels carry fixed reference ratings measured by the arena's ladder
-(``data/bot_ratings.json``): they take part in the update with that rating, and it never
+*classes*). Only games whose plugin says ``rated`` are rated. Their bot levels carry fixed
+reference ratings (the plugin's ``ratings``; Odin's measured by the arena's ladder,
+``odin/bot_ratings.json``): they take part in the update with that rating, and it never
 changes. Places come from the final scores (fewest points first; equal scores share a
 place).
 
@@ -19,17 +20,17 @@ is applied; a sweep at start and every few minutes settles what a stopped proces
 from __future__ import annotations
 
 import asyncio
-import json
+import functools
 import logging
 import math
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from importlib import resources
 from typing import Any, Protocol
 
 from openskill.models import PlackettLuce
 
+from odin_cards.games import plugins
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.ports import Clock, StoreUnavailable
 from odin_cards.server.core.tables.table import LiveTable
@@ -59,9 +60,6 @@ PROVISIONAL_SIGMA = 5.0
 
 CLASSES = ("heads-up", "multi")
 """Rated apart: heads-up (2 players) and 3-6 players."""
-
-RATED_GAMES = ("odin",)
-"""Games whose tables may be rated (the bots' reference ratings are Odin's)."""
 
 
 def class_of(players: int) -> str:
@@ -106,35 +104,32 @@ class Rating:
         }
 
 
-def _load_bot_ratings() -> dict[str, Rating]:
-    text = resources.files("odin_cards.server").joinpath("data/bot_ratings.json").read_text()
-    levels = json.loads(text)["levels"]
+@functools.cache
+def bot_ratings(game: str) -> Mapping[str, Rating]:
+    """Each bot level's fixed rating in ``game`` (its plugin's reference ratings: for Odin,
+    ``odin/bot_ratings.json`` says how they were measured); none for an unknown game."""
+    plugin = plugins().get(game)
+    if plugin is None:
+        return {}
     return {
-        key: Rating(float(value["mu"]), float(value["sigma"]), PROVISIONAL_GAMES)
-        for key, value in levels.items()
+        level: Rating(mu, sigma, PROVISIONAL_GAMES)
+        for level, (mu, sigma) in plugin.load_ratings().items()
     }
-
-
-BOT_RATINGS: Mapping[str, Rating] = _load_bot_ratings()
-"""Each Odin bot level's fixed rating (``data/bot_ratings.json``, how it was measured)."""
-
-
-def bot_rating(level: str) -> Rating | None:
-    return BOT_RATINGS.get(level)
 
 
 # ---------------------------------------------------------------- rated tables
 
 
-def rated_setting(value: Any, game: str = "odin", people: int = 1) -> bool:
+def rated_setting(value: Any, game: str, people: int = 1) -> bool:
     """The normalized ``settings["rated"]`` of a new table with ``people`` seats for
     people (absent: not rated), or ``bad_options``."""
     if value is None or value is False:
         return False
     if value is not True:
         raise DomainError("bad_options", "rated is true or false")
-    if game not in RATED_GAMES:
-        raise DomainError("bad_options", "only Odin tables can be rated")
+    plugin = plugins().get(game)
+    if plugin is None or not plugin.rated:
+        raise DomainError("bad_options", "tables of this game cannot be rated")
     if people < 1:
         raise DomainError("bad_options", "a rated table needs a seat for a person")
     return True
@@ -233,12 +228,14 @@ def _statistics(table: LiveTable) -> list[dict[str, Any]]:
 
 def _unrated(table: LiveTable) -> str | None:
     """Why a rated table's end is not rated, from the table alone."""
-    if table.game_key not in RATED_GAMES:
+    plugin = plugins().get(table.game_key)
+    if plugin is None or not plugin.rated:
         return "not a rated game"
+    references = bot_ratings(table.game_key)
     if any(stamp.by is not None for stamp in table.stamps):
         return "a move was made for a person (stand-in or bot)"
     for seat in table.seats:
-        if seat.bot is not None and seat.bot not in BOT_RATINGS:
+        if seat.bot is not None and seat.bot not in references:
             return f"the bot level {seat.bot} has no reference rating"
     if not any(seat.name is not None for seat in table.seats):
         return "no person played"
@@ -282,7 +279,7 @@ def rate_table(
         if seat.person:
             own = current.get(accounts[seat.seat] or "", Rating())
         else:
-            own = BOT_RATINGS[seat.bot or ""]
+            own = bot_ratings(result.game)[seat.bot or ""]
         teams.append([MODEL.rating(mu=own.mu, sigma=own.sigma)])
     new = MODEL.rate(teams, ranks=[float(seat.place) for seat in result.seats])
     changes = []

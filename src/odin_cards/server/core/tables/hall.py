@@ -21,8 +21,7 @@ from datetime import timedelta
 from typing import Any
 
 from odin_cards.contract import ActionError, SetupError
-from odin_cards.games import rules_of
-from odin_cards.odin.bots.registry import bot_levels
+from odin_cards.games import default_key, plugin_of, rules_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.features.access import (
     Access,
@@ -390,8 +389,8 @@ class Hall:
         self, game: str, players: int, bots: Mapping[int, str], setup: Mapping[str, Any]
     ) -> dict[str, Any]:
         """The normalized set-up of a new table of ``game``, or the refusal saying what is
-        wrong: any game of :data:`odin_cards.games.GAMES` (its rules check the set-up), its
-        bot levels from :mod:`odin_cards.odin.bots.registry`. Changes nothing."""
+        wrong: any installed game (:mod:`odin_cards.games`; its rules check the set-up), its
+        plugin's bot levels and limits. Changes nothing."""
         try:
             rules = rules_of(game)
         except SetupError as error:
@@ -402,7 +401,7 @@ class Hall:
                 f"this game is played by {rules.min_players} to {rules.max_players} players, "
                 f"not {players}",
             )
-        levels = bot_levels(game)
+        levels = plugin_of(game).level_keys
         for seat, level in bots.items():
             if not 0 <= seat < players:
                 raise DomainError("bad_bots", f"bot seats are 0 to {players - 1}, not {seat}")
@@ -426,12 +425,13 @@ class Hall:
         bots: Mapping[int, str],
         setup: Mapping[str, Any],
         client: str | None = None,
-        game: str = "odin",
+        game: str | None = None,
         table_settings: Mapping[str, Any] | None = None,
         creator_hash: str | None = None,
     ) -> LiveTable:
         """A new table: bot seats taken, the others free (``waiting`` until all are).
         ``table_settings`` (``TableRecord.settings``) is normalized by each key's module."""
+        game = game or default_key()
         normal = self.check_new(game, players, bots, setup)
         chosen = dict(table_settings or {})
         chosen["chat"] = chat_settings(chosen.get("chat"))
@@ -495,7 +495,7 @@ class Hall:
             if t.client == client and t.status in ("waiting", "playing")
         )
 
-    async def lobby(self, game: str = "odin") -> list[dict[str, Any]]:
+    async def lobby(self, game: str | None = None) -> list[dict[str, Any]]:
         """Tables of ``game`` waiting for players, newest first: from memory in one process,
         from the database (reused for a second) with several.
 
@@ -503,6 +503,7 @@ class Hall:
         as if it were Odin's, and one game's tables cannot push another's out of the list.
         """
         try:
+            game = game or default_key()
             rules_of(game)
         except SetupError as error:
             raise DomainError("bad_game", str(error)) from None
@@ -537,8 +538,10 @@ class Hall:
         view["closes_at"] = closes.isoformat()
         return view
 
-    def open_tables(self, game: str = "odin") -> list[dict[str, Any]]:
-        """Tables of ``game`` waiting for players, newest first; abandoned ones have expired."""
+    def open_tables(self, game: str | None = None) -> list[dict[str, Any]]:
+        """Tables of ``game`` (default: the default game) waiting for players, newest first;
+        abandoned ones have expired."""
+        game = game or default_key()
         since = self.clock.now() - timedelta(seconds=self.settings.waiting_expiry)
         waiting = [
             t

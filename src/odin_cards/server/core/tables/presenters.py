@@ -1,10 +1,10 @@
-"""How each game's position reaches a client: the only per-game code of the domain.
+"""How each game's position reaches a client: the game's presenter, from its plugin.
 
-A table of any game of :data:`odin_cards.games.GAMES` is stored, replayed and broadcast
+A table of any installed game (:mod:`odin_cards.games`) is stored, replayed and broadcast
 through the game contract; what a seat is sent as its ``State`` (``docs/protocol.md``) and
-any server-side limit on a set-up are the game's own. Odin has its module
-(:mod:`.odin_state`); a game whose ``view(seat)`` is already a JSON-safe dict uses
-:func:`view_states` as it is.
+any server-side limit on a set-up are the game's own (``GamePlugin.presenter`` and
+``limits``). A game without a presenter is shown through :func:`view_states`: its
+``view(seat)``, which must then be a JSON-safe dict.
 """
 
 from __future__ import annotations
@@ -13,11 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from odin_cards.odin.web import presenter as odin_state
+from odin_cards.games import plugin_of
+from odin_cards.plugin import Limits, States
 from odin_cards.server.core.tables.updates import dump
-
-States = Callable[[Any, Mapping[str, Any], Sequence[str], bool], Callable[[int | None], str]]
-"""(game state, setup, seat names, playing) -> a maker of each seat's ``State`` as JSON."""
 
 
 def no_limits(setup: Mapping[str, Any]) -> str | None:
@@ -27,7 +25,7 @@ def no_limits(setup: Mapping[str, Any]) -> str | None:
 @dataclass(frozen=True, slots=True)
 class Presenter:
     states: States
-    limits: Callable[[Mapping[str, Any]], str | None] = no_limits
+    limits: Limits = no_limits
     """What is wrong with a (rules-valid) set-up for a public server, or ``None``."""
 
 
@@ -52,13 +50,13 @@ def view_states(
     return state
 
 
-PRESENTERS: dict[str, Presenter] = {
-    "odin": Presenter(odin_state.states, odin_state.limits),
-}
-"""Games with a presenter of their own; any other game gets :func:`view_states`."""
-
 GENERIC = Presenter(view_states)
+"""A game without a presenter of its own: each seat's view as JSON."""
 
 
 def presenter_of(game: str) -> Presenter:
-    return PRESENTERS.get(game, GENERIC)
+    """The presenter and limits the game's plugin names (:class:`SetupError` if unknown)."""
+    plugin = plugin_of(game)
+    states = plugin.load_presenter()
+    limits = plugin.load_limits()
+    return Presenter(states or view_states, limits or no_limits)

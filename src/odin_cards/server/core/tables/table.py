@@ -17,8 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from odin_cards.contract import GameRules, GameState
-from odin_cards.games import rules_of
-from odin_cards.odin.bots.registry import level_of
+from odin_cards.games import plugin_of, rules_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.features.clocks import Stamp, control_of
 from odin_cards.server.core.ports import LoggedAction, SeatRecord, StoredTable, TableRecord
@@ -61,7 +60,7 @@ class Seat:
 
     def display(self, game: str) -> str:
         if self.bot is not None:
-            level = level_of(game, self.bot)
+            level = plugin_of(game).level(self.bot)
             return f"{level.name if level else self.bot} bot"
         return self.name or ""
 

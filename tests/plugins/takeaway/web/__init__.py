@@ -1,0 +1,1 @@
+"""Take-away's board module for the table page (``board.js``)."""
