@@ -12,14 +12,16 @@ from odin_cards.games import plugin_of, registered
 from odin_cards.odin.rules.odin import OdinRules
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.people.matchmaking import (
-    Choice,
     Rules,
-    Ticket,
+    check_choice,
+    choice_clock,
+    choice_setup,
     compatible,
     nearest_bot,
     pick_group,
     window,
 )
+from odin_cards.server.core.ports.people import Choice, Ticket
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 RULES = Rules()
@@ -101,27 +103,27 @@ def test_the_bot_level_nearest_a_rating() -> None:
 )
 def test_a_bad_choice_is_refused(players: object, target: object, clock: object) -> None:
     with pytest.raises(DomainError) as refused:
-        Choice.of("odin", players, target, clock)
+        check_choice("odin", players, target, clock)
     assert refused.value.code == "bad_choice"
 
 
 def test_a_choice_gives_the_tables_options_and_clock() -> None:
-    one = Choice.of("odin", 2, "one", "fast")
-    assert one.setup() == {"target": 15, "one_hand": True}
-    assert one.clock_setting() == {"kind": "realtime", "preset": "fast"}
-    assert Choice.of("odin", 6, "20", "slow").setup() == {"target": 20, "one_hand": False}
+    one = check_choice("odin", 2, "one", "fast")
+    assert choice_setup(one) == {"target": 15, "one_hand": True}
+    assert choice_clock(one) == {"kind": "realtime", "preset": "fast"}
+    assert choice_setup(check_choice("odin", 6, "20", "slow")) == {"target": 20, "one_hand": False}
 
 
 def test_play_now_is_per_game_and_offers_the_games_presets() -> None:
     """A choice names its game; a game without presets is not offered; tickets of two games
     never share a table even with equal seats, preset and clock."""
     with pytest.raises(DomainError, match="Play now offers the games odin") as refused:
-        Choice.of("name-of-odin", 2, "15", "fast")
+        check_choice("name-of-odin", 2, "15", "fast")
     assert refused.value.code == "bad_choice"
     odin_too = replace(plugin_of("odin"), key="odin-too", rules=f"{__name__}:ODIN_TOO")
     with registered(odin_too):
-        mine = Choice.of("odin-too", 4, "15", "normal")
-        assert mine.game == "odin-too" and mine.setup() == {"target": 15, "one_hand": False}
+        mine = check_choice("odin-too", 4, "15", "normal")
+        assert mine.game == "odin-too" and choice_setup(mine) == {"target": 15, "one_hand": False}
         anchor = ticket("anchor", 1000)
         others = [ticket(f"p{n}", 1000, choice=mine) for n in range(3)]
         assert pick_group(Rules(), anchor, others, NOW, set()) is None

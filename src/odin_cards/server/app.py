@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
-import sqlalchemy as sa
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -21,17 +20,14 @@ from redis.exceptions import RedisError
 from odin_cards.server.adapters import open_database
 from odin_cards.server.adapters.analyst import WorkerAnalyst
 from odin_cards.server.adapters.bot_runner import ProcessBotRunner
-from odin_cards.server.adapters.database import Database
 from odin_cards.server.adapters.metrics import PrometheusMetrics
 from odin_cards.server.adapters.redis_bus import RedisMessaging
-from odin_cards.server.adapters.sql_errors import FAILURES
-from odin_cards.server.adapters.sql_leases import SqlLeaseStore
 from odin_cards.server.core.clock import SystemClock
 from odin_cards.server.core.features.analysis import TableAnalyses
 from odin_cards.server.core.features.hints import TableHints
 from odin_cards.server.core.people.accounts import Accounts
 from odin_cards.server.core.people.ratings import Results
-from odin_cards.server.core.ports import StoreUnavailable
+from odin_cards.server.core.ports import Storage, StoreUnavailable
 from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
 from odin_cards.server.core.tables.cluster import ClusterPorts
 from odin_cards.server.core.tables.hall import Hall
@@ -77,15 +73,8 @@ class ServerProbes:
         self.app = app
 
     async def database_ok(self) -> bool:
-        database: Database | None = getattr(self.app.state, "database", None)
-        if database is None:
-            return False
-        try:
-            async with database.engine.connect() as connection:
-                await connection.execute(sa.text("SELECT 1"))
-        except FAILURES:
-            return False
-        return True
+        storage: Storage | None = getattr(self.app.state, "database", None)
+        return storage is not None and await storage.healthy()
 
     async def redis_ok(self) -> bool | None:
         messaging: RedisMessaging | None = getattr(self.app.state, "messaging", None)
@@ -132,7 +121,9 @@ def create_app(settings: Settings) -> FastAPI:
         me = process_id()
         async with AsyncExitStack() as stack:
             database = await stack.enter_async_context(
-                open_database(settings.database_url, me if clustered else None)
+                open_database(
+                    settings.database_url, me if clustered else None, settings.lease_seconds
+                )
             )
             app.state.database = database
             ports = None
@@ -145,8 +136,8 @@ def create_app(settings: Settings) -> FastAPI:
                     raise StoreUnavailable(f"Redis cannot be reached: {error}") from None
                 stack.push_async_callback(messaging.stop)
                 app.state.messaging = messaging
-                leases = SqlLeaseStore(database.engine, me, settings.lease_seconds)
-                ports = ClusterPorts(leases, messaging, messaging, settings.lease_seconds)
+                assert database.leases is not None  # opened as one of several processes
+                ports = ClusterPorts(database.leases, messaging, messaging, settings.lease_seconds)
             bots = ProcessBotRunner.from_settings(settings)
             stack.callback(bots.close)
             app.state.bots = bots
@@ -167,7 +158,7 @@ def create_app(settings: Settings) -> FastAPI:
             results = Results(database.ratings, hall.get, clock, hall._spawn)
             hall.on_finished.append(results.finished)  # ratings and profiles' results
             app.state.results = results
-            app.state.profiles = database.ratings
+            app.state.profiles = database.profiles
             start_people(app, database, hall, clock, settings)  # Play now, friends
             analyst = WorkerAnalyst()
             stack.callback(analyst.close)

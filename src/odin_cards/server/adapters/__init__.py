@@ -1,8 +1,10 @@
-"""Adapters of the domain's ports: SQL storage, the database lock, in-memory fakes.
+"""Adapters of the core's ports: SQL storage, the database lock, in-memory stores,
+Redis, worker processes, metrics.
 
 The server opens its database with :func:`open_database` (which takes the database's lock
-with :func:`acquire_database`, migrates it and starts the event log). Tests of the domain
-use :class:`~.memory.MemoryDatabase` instead.
+with :func:`acquire_database`, migrates it and starts the event log); the result is the
+core's :class:`~odin_cards.server.core.ports.Storage`. Tests of the core use the
+in-memory one instead, :class:`~.memory.MemoryDatabase`.
 """
 
 from odin_cards.server.adapters.database import Database, open_database

@@ -1,5 +1,5 @@
-"""Accounts, sessions and login attempts on SQL (:class:`~..domain.accounts.AccountStore`,
-migration 0009)."""
+"""Accounts, sessions and login attempts on SQL
+(:class:`~odin_cards.server.core.ports.AccountStore`, migration 0009)."""
 
 from __future__ import annotations
 
@@ -13,15 +13,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from odin_cards.server.adapters import sql_schema as schema
 from odin_cards.server.adapters.sql_errors import Refused
 from odin_cards.server.adapters.sql_store import possible_id, reading, transaction, utc
-from odin_cards.server.core.people.accounts import (
+from odin_cards.server.core.ports import NameTaken, StoreUnavailable
+from odin_cards.server.core.ports.people import (
     Account,
     AccountRecord,
     Attempts,
     HeldSeat,
-    NameTaken,
     SessionRecord,
 )
-from odin_cards.server.core.ports import StoreUnavailable
 
 
 def _record(row: Any) -> AccountRecord:
@@ -47,7 +46,7 @@ def _attempts(row: Any) -> Attempts:
 
 
 class SqlAccountStore:
-    """:class:`~..domain.accounts.AccountStore` on SQLite or PostgreSQL."""
+    """:class:`~odin_cards.server.core.ports.AccountStore` on SQLite or PostgreSQL."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -222,7 +221,7 @@ class SqlAccountStore:
                 sa.select(s.table_id, s.seat)
                 .join(schema.tables, t.id == s.table_id)
                 .where(s.account_id == account_id)
-                .order_by(t.created.desc(), s.seat)
+                .order_by(t.created.desc(), s.table_id, s.seat)
                 .limit(limit)
             )
             return [HeldSeat(row.table_id, row.seat) for row in rows]
@@ -246,7 +245,9 @@ class SqlAccountStore:
         async with transaction(self.engine, "delete an account") as connection:
             held = (
                 await connection.execute(
-                    sa.select(s.table_id, s.seat).where(s.account_id == account_id)
+                    sa.select(s.table_id, s.seat)
+                    .where(s.account_id == account_id)
+                    .order_by(s.table_id, s.seat)
                 )
             ).all()
             await connection.execute(

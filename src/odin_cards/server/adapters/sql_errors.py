@@ -1,9 +1,9 @@
-"""What a database failure means to the domain: nothing written, or outcome unknown.
+"""What a database failure means to the core: nothing written, or outcome unknown.
 
 Every SQL adapter runs its statements inside :func:`storing` and commits through
-:func:`committing`, so the domain sees only the ports' failures
-(:class:`~..domain.ports.StoreUnavailable`, :class:`~..domain.ports.CommitUnknown`), never a
-driver's exception.
+:func:`committing`, so the core sees only the ports' failures
+(:class:`~odin_cards.server.core.ports.StoreUnavailable`,
+:class:`~odin_cards.server.core.ports.CommitUnknown`), never a driver's exception.
 """
 
 from __future__ import annotations

@@ -90,7 +90,8 @@ async def _beat(engine: AsyncEngine, owner: str, seconds: float) -> bool:
 
 
 class SqlLeaseStore:
-    """:class:`~..domain.ports.LeaseStore` on PostgreSQL (see the module docstring)."""
+    """:class:`~odin_cards.server.core.ports.LeaseStore` on PostgreSQL (see the module
+    docstring)."""
 
     def __init__(self, engine: AsyncEngine, owner: str, lease_seconds: float) -> None:
         if engine.dialect.name != "postgresql":

@@ -2,7 +2,7 @@
 meanwhile are written together, one transaction a batch (on PostgreSQL one self-committing
 statement when the batch only adds rows, as nearly every batch does).
 
-A table's action is final once its row is committed; the domain waits for that (under the
+A table's action is final once its row is committed; the core waits for that (under the
 table's lock) before it changes the game or tells anybody. Batching keeps SQLite's one
 writer fast under load: SQLite batches are written by one thread with a plain (not async)
 connection, and a checkpoint task copies the WAL into the database file away from it.
@@ -10,7 +10,7 @@ PostgreSQL commits several batches at once while each waits for its fsync.
 
 A batch the database refuses (a duplicate key) is written again row by row, so one refused
 row sinks no other table's action. A batch whose commit fails without an answer is
-*unknown* for every row in it: the domain settles each by :meth:`SqlEventLog.read_back`.
+*unknown* for every row in it: the core settles each by :meth:`SqlEventLog.read_back`.
 """
 
 from __future__ import annotations
@@ -51,8 +51,9 @@ class Entry:
 
 
 class SqlEventLog:
-    """:class:`~..domain.ports.EventLog` on SQLite or PostgreSQL: the single writer of the
-    log. :meth:`start` it before the first append, :meth:`stop` it at shut-down."""
+    """:class:`~odin_cards.server.core.ports.EventLog` on SQLite or PostgreSQL: the single
+    writer of the log. :meth:`start` it before the first append, :meth:`stop` it at
+    shut-down."""
 
     def __init__(self, engine: AsyncEngine, owner: str | None = None) -> None:
         self.engine = engine

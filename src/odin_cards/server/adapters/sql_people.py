@@ -19,9 +19,16 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from odin_cards.server.adapters import sql_schema as schema
 from odin_cards.server.adapters.sql_store import reading, transaction, utc
-from odin_cards.server.core.people.friends import Invite, Person, Report, SeatAt
-from odin_cards.server.core.people.matchmaking import Blocked, Choice, Ticket
 from odin_cards.server.core.ports import StoreUnavailable
+from odin_cards.server.core.ports.people import (
+    Blocked,
+    Choice,
+    Invite,
+    Person,
+    Report,
+    SeatAt,
+    Ticket,
+)
 
 CANDIDATES = 200
 """Waiting tickets of one choice read per match (the oldest first)."""
@@ -46,7 +53,7 @@ def _ticket(row: Any) -> Ticket:
 
 
 class SqlMatchStore:
-    """:class:`~..domain.matchmaking.MatchStore` on SQLite or PostgreSQL."""
+    """:class:`~odin_cards.server.core.ports.MatchStore` on SQLite or PostgreSQL."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -278,12 +285,10 @@ def _person(row: Any) -> Person:
 
 
 class SqlPeopleStore:
-    """:class:`~..domain.friends.PeopleStore` on SQLite or PostgreSQL."""
+    """:class:`~odin_cards.server.core.ports.PeopleStore` on SQLite or PostgreSQL."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        self.queue = SqlMatchStore(engine)
-        """Play now's queue, on the same database."""
 
     async def person(self, name_key: str) -> Person | None:
         a = schema.accounts.c
@@ -436,7 +441,7 @@ class SqlPeopleStore:
                         s.account_id.in_(list(account_ids)),
                         t.status.in_(("waiting", "playing")),
                     )
-                    .order_by(t.created.desc())
+                    .order_by(t.created.desc(), t.id, s.seat)
                     .limit(20 * len(account_ids))
                 )
             ).all()
@@ -493,7 +498,7 @@ class SqlPeopleStore:
                 sa.select(i.id, i.table_id, i.created, a.id.label("sender"), a.name, a.last_seen)
                 .select_from(schema.invites.join(schema.accounts, a.id == i.sender))
                 .where(i.recipient == recipient, i.created >= utc(since), a.deleted.is_(None))
-                .order_by(i.created.desc())
+                .order_by(i.created.desc(), i.id)
                 .limit(limit)
             )
             return [

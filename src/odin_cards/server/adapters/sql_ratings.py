@@ -1,8 +1,10 @@
-"""Results, ratings, profiles and leaderboards on SQL (migration 0010):
-:class:`~..domain.ratings.RatingStore` and :class:`~..domain.profiles.ProfileStore`."""
+"""Results, ratings, profiles and leaderboards on SQL (migration 0010): the core's
+:class:`~odin_cards.server.core.ports.RatingStore` and
+:class:`~odin_cards.server.core.ports.ProfileStore`, one class on the same tables."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import sqlalchemy as sa
@@ -10,16 +12,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from odin_cards.server.adapters import sql_schema as schema
 from odin_cards.server.adapters.sql_store import reading, transaction, utc
-from odin_cards.server.core.people.profiles import (
-    BoardEntry,
-    HistoryPoint,
-    Person,
-    Played,
-    PlayedTable,
-)
-from odin_cards.server.core.people.ratings import (
+from odin_cards.server.core.ports.people import (
+    CLASSES,
     PROVISIONAL_GAMES,
     PROVISIONAL_SIGMA,
+    BoardEntry,
+    HistoryPoint,
+    Member,
+    Played,
+    PlayedTable,
     Rater,
     Rating,
     Settled,
@@ -171,7 +172,7 @@ class SqlRatingStore:
 
     # ------------------------------------------------------------ profiles
 
-    async def person(self, name_key: str) -> Person | None:
+    async def person(self, name_key: str) -> Member | None:
         a = schema.accounts.c
         if len(name_key) > 32 or "\x00" in name_key:
             return None
@@ -183,7 +184,7 @@ class SqlRatingStore:
                     )
                 )
             ).first()
-        return None if row is None else Person(row.id, row.name, utc(row.created))
+        return None if row is None else Member(row.id, row.name, utc(row.created))
 
     async def ratings_of(self, account: str) -> dict[str, Rating]:
         g = schema.ratings.c
@@ -197,7 +198,7 @@ class SqlRatingStore:
         h = schema.rating_history.c
         points: list[HistoryPoint] = []
         async with reading(self.engine, "read a rating's history") as connection:
-            for rating_class in ("heads-up", "multi"):
+            for rating_class in CLASSES:
                 rows = await connection.execute(
                     sa.select(schema.rating_history)
                     .where(h.account_id == account, h.rating_class == rating_class)
@@ -238,6 +239,7 @@ class SqlRatingStore:
                 .join(schema.table_results, r.table_id == sr.table_id)
                 .where(s.account_id == account, sr.person.is_(True))
                 .group_by(r.players)
+                .order_by(r.players)
             )
             return [Played(row.players, int(row.games), int(row.won or 0)) for row in rows]
 
@@ -262,7 +264,7 @@ class SqlRatingStore:
                 .outerjoin(schema.seat_results, (sr.table_id == s.table_id) & (sr.seat == s.seat))
                 .outerjoin(schema.table_results, r.table_id == s.table_id)
                 .where(s.account_id == account)
-                .order_by(t.created.desc(), t.id)
+                .order_by(t.created.desc(), t.id, s.seat)
                 .limit(limit)
             )
             return [
@@ -280,7 +282,11 @@ class SqlRatingStore:
                 for row in rows
             ]
 
-    async def figures(self, account: str, limit: int) -> list[dict[str, Any]]:
+    async def figures(
+        self, account: str, limit: int, games: Collection[str]
+    ) -> list[dict[str, Any]]:
+        if not games:
+            return []
         s, sr, r = schema.seats.c, schema.seat_results.c, schema.table_results.c
         async with reading(self.engine, "read an account's figures") as connection:
             rows = await connection.execute(
@@ -288,8 +294,8 @@ class SqlRatingStore:
                 .select_from(schema.seat_results)
                 .join(schema.seats, (s.table_id == sr.table_id) & (s.seat == sr.seat))
                 .join(schema.table_results, r.table_id == sr.table_id)
-                .where(s.account_id == account, sr.person.is_(True), r.game == "odin")
-                .order_by(r.finished.desc())
+                .where(s.account_id == account, sr.person.is_(True), r.game.in_(list(games)))
+                .order_by(r.finished.desc(), r.table_id, sr.seat)
                 .limit(limit)
             )
             return [dict(row.statistics or {}) for row in rows]

@@ -23,12 +23,14 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from odin_cards.server.core.ports import records
+
 MIGRATIONS = Path(__file__).parent.parent / "migrations"
 
 MIGRATION_KEY = 0x6F64696E6D696772
 """The PostgreSQL advisory lock (per transaction) that serializes migrations."""
 
-MAX_REASON = 500
+MAX_REASON = records.MAX_REASON
 """Characters kept of a broken table's reason."""
 
 ID_LENGTH = 16
@@ -82,7 +84,7 @@ events = sa.Table(
 )
 
 CHAT_TEXT_LENGTH = 800
-"""Room for a chat line (the domain allows 200 characters; a character may take 4 bytes)."""
+"""Room for a chat line (the core allows 200 characters; a character may take 4 bytes)."""
 
 PROCESS_ID_LENGTH = 40
 """The longest server process id (``host-pid-random``, cut)."""
@@ -336,7 +338,7 @@ def make_engine(url: str) -> AsyncEngine:
     a database that stops answering makes writes fail (unavailable, or commit outcome
     unknown) instead of hanging a table forever. No pre-ping: it costs a round trip per
     batch (about a tenth of the server's CPU under load), while a connection the database
-    dropped fails once, invalidates the pool, and the domain settles that write by
+    dropped fails once, invalidates the pool, and the core settles that write by
     reading the log back.
     """
     if url.startswith("sqlite"):

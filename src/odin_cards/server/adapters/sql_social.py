@@ -1,4 +1,5 @@
-"""The chat and rematch store on SQL (:class:`~..domain.ports.SocialStore`, migration 0007)."""
+"""The chat and rematch store on SQL (:class:`~odin_cards.server.core.ports.SocialStore`,
+migration 0007)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from odin_cards.server.core.ports import ChatLine
 
 
 class SqlSocialStore:
-    """:class:`~..domain.ports.SocialStore` on SQLite or PostgreSQL."""
+    """:class:`~odin_cards.server.core.ports.SocialStore` on SQLite or PostgreSQL."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine

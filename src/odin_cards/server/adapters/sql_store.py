@@ -57,7 +57,7 @@ async def reading(engine: AsyncEngine, what: str) -> AsyncIterator[AsyncConnecti
 
 
 class SqlTableStore:
-    """:class:`~..domain.ports.TableStore` on SQLite or PostgreSQL."""
+    """:class:`~odin_cards.server.core.ports.TableStore` on SQLite or PostgreSQL."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -100,7 +100,7 @@ class SqlTableStore:
                 t.created >= utc(since),
                 sa.func.coalesce(t.settings["visibility"].as_string(), "public") != "private",
             )
-            .order_by(t.created.desc(), t.id)
+            .order_by(t.created.desc(), t.id.desc())
             .limit(limit)
         )
         async with reading(self.engine, "list open tables") as connection:

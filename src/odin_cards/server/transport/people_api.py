@@ -22,6 +22,7 @@ from odin_cards.server.core.people.profiles import (
     check_class,
     check_page,
     profile_view,
+    rated_games,
 )
 from odin_cards.server.core.people.ratings import bot_ratings as references
 from odin_cards.server.transport.errors import ApiError
@@ -52,7 +53,7 @@ async def profile(request: Request, name: str) -> dict[str, Any]:
         await store.history(person.id, HISTORY_LIMIT),
         await store.played(person.id),
         await store.recent(person.id, RECENT_LIMIT),
-        await store.figures(person.id, STATISTICS_LIMIT),
+        await store.figures(person.id, STATISTICS_LIMIT, rated_games()),
     )
 
 

@@ -15,20 +15,19 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from odin_cards.games import default_key
-from odin_cards.server.adapters.database import Database
 from odin_cards.server.core.people.accounts import Account, name_key
 from odin_cards.server.core.people.friends import REASONS, Friends
 from odin_cards.server.core.people.matchmaking import (
-    Choice,
     HallTables,
     MatchQueue,
     RatingPoints,
     Rules,
     Seeker,
+    check_choice,
     nearest_bot,
 )
 from odin_cards.server.core.people.ratings import rated
-from odin_cards.server.core.ports import Clock
+from odin_cards.server.core.ports import Clock, Storage
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.core.tables.table import clean_name, hash_token
 from odin_cards.server.settings import Settings
@@ -120,7 +119,7 @@ async def _seeker(request: Request, name: str | None) -> Seeker:
 @router.post("/play-now", status_code=201)
 async def play_now(request: Request, body: PlayNow) -> dict[str, Any]:
     """Queue for a game; the ticket's secret (the seat's token once matched)."""
-    choice = Choice.of(body.game or default_key(), body.players, body.target, body.clock)
+    choice = check_choice(body.game or default_key(), body.players, body.target, body.clock)
     seeker = await _seeker(request, body.name)
     secret, status = await _queue(request).join(seeker, choice, body.previous)
     return {"ticket": secret, "name": seeker.name, **status.to_api()}
@@ -229,9 +228,7 @@ async def report(
     return {"reported": body.name}
 
 
-def start_people(
-    app: Any, database: Database, hall: Hall, clock: Clock, settings: Settings
-) -> None:
+def start_people(app: Any, storage: Storage, hall: Hall, clock: Clock, settings: Settings) -> None:
     """Wire Play now and friends into ``app.state`` (the app's lifespan calls this)."""
     rules = Rules(
         bot_wait=settings.playnow_bot_wait,
@@ -240,15 +237,15 @@ def start_people(
     )
     tables = HallTables(hall, rated)
     app.state.playnow = MatchQueue(
-        database.people.queue,
+        storage.matches,
         clock,
         rules,
         tables,
-        RatingPoints(database.ratings),
+        RatingPoints(storage.ratings),
         nearest_bot,
         hash_token,
     )
-    friends = Friends(database.people, clock, name_key)
+    friends = Friends(storage.people, clock, name_key)
     friends.on_block.append(hall.chat.blocked_now)
-    hall.chat.blocks = database.people
+    hall.chat.blocks = storage.people
     app.state.friends = friends

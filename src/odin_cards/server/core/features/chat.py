@@ -26,10 +26,16 @@ import hmac
 import unicodedata
 import weakref
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from odin_cards.server.core.errors import DomainError
-from odin_cards.server.core.ports import ChatLine, SocialStore, StoreUnavailable, Subscriber
+from odin_cards.server.core.ports import (
+    BlockList,
+    ChatLine,
+    SocialStore,
+    StoreUnavailable,
+    Subscriber,
+)
 from odin_cards.server.core.rate import Bucket
 from odin_cards.server.core.tables import updates as msg
 from odin_cards.server.core.tables.cluster import NotOwner
@@ -59,15 +65,6 @@ second after that, however many connections they open."""
 
 MAX_MUTED = 64
 """People one connection may mute."""
-
-
-class BlockList(Protocol):
-    """Who blocked whom (``core/people/friends.py``): a person's blocks and a table's accounts."""
-
-    async def blocked_ids(self, blocker: str) -> set[str]: ...
-
-    async def seat_accounts(self, table_id: str) -> dict[int, str]:
-        """Seat -> the account holding it, for the seats of accounts."""
 
 
 def chat_settings(value: Any) -> dict[str, Any]:

@@ -4,8 +4,9 @@ A guest plays as before, with seat tokens in the browser; a person who signs up 
 account whose logged-in sessions are cookies (only their SHA-256 is stored). The rules
 here are the domain's: which names and passwords are allowed, how long a session lives
 (idle and absolute), when failed logins lock a name or an address out, and what deleting
-or banning an account does. Storage is the :class:`AccountStore` port (SQL in
-``adapters/sql_accounts.py``); the HTTP side (cookies, CSRF) is ``transport/auth.py``.
+or banning an account does. Storage is the :class:`~..ports.AccountStore` port (SQL in
+``adapters/sql_accounts.py``, memory in ``adapters/memory_accounts.py``); the HTTP side
+(cookies, CSRF) is ``transport/auth.py``.
 
 Password hashes are argon2id (``argon2-cffi``), computed in a worker thread (a hash takes
 tens of milliseconds and 64 MiB) with at most :data:`HASHING_AT_ONCE` at a time, so a
@@ -24,14 +25,21 @@ import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from odin_cards.games import plugins
 from odin_cards.server.core.errors import DomainError
-from odin_cards.server.core.ports import Clock, StoreUnavailable
+from odin_cards.server.core.ports import AccountStore, Clock, NameTaken, StoreUnavailable
+from odin_cards.server.core.ports.people import (
+    Account,
+    AccountRecord,
+    Attempts,
+    HeldSeat,
+    SessionRecord,
+)
 from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
 
@@ -102,10 +110,6 @@ class AccountError(Exception):
         self.retry_after = retry_after
 
 
-class NameTaken(Exception):
-    """The store refused a new account: its ``name_key`` is taken."""
-
-
 def reserved_names() -> frozenset[str]:
     """Name keys nobody may sign up with: :data:`RESERVED`, every game's key and name and
     its bot levels' keys and names."""
@@ -157,43 +161,7 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-# ---------------------------------------------------------------- stored data
-
-
-@dataclass(frozen=True, slots=True)
-class Account:
-    """An account as everyone may see it (never its password hash)."""
-
-    id: str
-    name: str
-    created: datetime
-    banned: datetime | None = None
-    deleted: datetime | None = None
-
-    def to_api(self) -> dict[str, object]:
-        return {"id": self.id, "name": self.name, "created": self.created.isoformat()}
-
-
-@dataclass(frozen=True, slots=True)
-class AccountRecord:
-    """An account as stored."""
-
-    account: Account
-    name_key: str
-    password_hash: str
-
-
-@dataclass(frozen=True, slots=True)
-class SessionRecord:
-    """A logged-in session as stored: ``id`` is the SHA-256 of its cookie."""
-
-    id: str
-    account_id: str
-    csrf: str
-    created: datetime
-    expires: datetime
-    """The absolute end (``session_max`` after login)."""
-    last_used: datetime
+# ---------------------------------------------------------------- live sessions
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,82 +180,6 @@ class NewSession:
 
     cookie: str
     session: Session
-
-
-@dataclass(frozen=True, slots=True)
-class Attempts:
-    """Failed logins (or sign-ups) counted under one key since ``first``."""
-
-    failures: int
-    first: datetime
-    locked_until: datetime | None
-
-
-@dataclass(frozen=True, slots=True)
-class HeldSeat:
-    """A seat an account holds: its table and number."""
-
-    table_id: str
-    seat: int
-
-
-class AccountStore(Protocol):
-    """Accounts, sessions, login attempts and the seats accounts hold. Every method raises
-    :class:`~.ports.StoreUnavailable` when it cannot work."""
-
-    async def create(self, record: AccountRecord) -> None:
-        """Store a new account; :class:`NameTaken` if its ``name_key`` is taken."""
-
-    async def by_key(self, key: str) -> AccountRecord | None:
-        """The live or banned account with this name key (deleted ones have none)."""
-
-    async def by_id(self, account_id: str) -> AccountRecord | None: ...
-
-    async def set_password(self, account_id: str, password_hash: str) -> None: ...
-
-    async def add_session(self, session: SessionRecord) -> None: ...
-
-    async def session(self, session_id: str) -> tuple[SessionRecord, AccountRecord] | None:
-        """The session with this (hashed) id and its account, or ``None``."""
-
-    async def touch_session(self, session_id: str, when: datetime) -> None:
-        """Set the session's ``last_used`` (and its account's ``last_seen``)."""
-
-    async def end_session(self, session_id: str) -> None: ...
-
-    async def end_sessions(self, account_id: str, keep: str | None = None) -> None:
-        """End every session of the account but ``keep`` (a hashed id, or none)."""
-
-    async def attempts(self, key: str) -> Attempts | None: ...
-
-    async def count_failure(
-        self, key: str, now: datetime, window: timedelta, limit: int, lock: timedelta
-    ) -> Attempts:
-        """Count one failure under ``key`` (a new window if the last began before
-        ``now - window``); at ``limit`` failures the key is locked until ``now + lock``.
-        Atomic across processes."""
-
-    async def clear_attempts(self, key: str) -> None: ...
-
-    async def link_seats(self, account_id: str, token_hashes: Sequence[str]) -> int:
-        """Give the seats held by these token hashes, not yet an account's, to the
-        account; how many were linked."""
-
-    async def seats_of(self, account_id: str, limit: int) -> list[HeldSeat]:
-        """The seats the account holds, newest table first."""
-
-    async def set_seat_token(
-        self, table_id: str, seat: int, account_id: str, token_hash: str
-    ) -> bool:
-        """Replace the seat's token hash if the account holds the seat; whether it did."""
-
-    async def delete(self, account_id: str, when: datetime, neutral_name: str) -> list[HeldSeat]:
-        """Mark the account deleted and free its name, end its sessions, and anonymize its
-        seats (no account, ``neutral_name``) and their chat lines, in one transaction;
-        the seats that changed."""
-
-    async def set_banned(self, account_id: str, when: datetime | None) -> None:
-        """Ban (``when``) or unban (``None``); a ban ends every session of the account."""
 
 
 # ---------------------------------------------------------------- the service

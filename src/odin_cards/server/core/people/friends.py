@@ -22,13 +22,13 @@ from __future__ import annotations
 import re
 import secrets
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import Any, Protocol
+from datetime import timedelta
+from typing import Any
 
 from odin_cards.server.core.errors import DomainError
-from odin_cards.server.core.ports import Clock
+from odin_cards.server.core.ports import Clock, PeopleStore
+from odin_cards.server.core.ports.people import Person
 
 ONLINE_SECONDS = 120.0
 """A person whose last heartbeat is this recent is online."""
@@ -53,108 +53,6 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 WRITES_PER_HOUR = {"follow": 60, "block": 60, "invite": 60, "report": 10}
 """Writes one account may make an hour, by kind."""
-
-
-@dataclass(frozen=True, slots=True)
-class Person:
-    """An account as friends see it."""
-
-    id: str
-    name: str
-    last_seen: datetime | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SeatAt:
-    """A table where a person sits: its id, status, visibility and whether seats are open."""
-
-    table_id: str
-    status: str
-    private: bool
-    open_seats: int
-    players: int
-
-
-@dataclass(frozen=True, slots=True)
-class Invite:
-    id: str
-    sender: Person
-    table_id: str
-    created: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class Report:
-    id: int
-    reporter: str
-    reported: str
-    reason: str
-    text: str | None
-    table_id: str | None
-    created: datetime
-
-
-class PeopleStore(Protocol):
-    """Follows, blocks, reports, invitations and ``last_seen`` (migration 0011). Every
-    method raises :class:`~.ports.StoreUnavailable` when it cannot work."""
-
-    async def person(self, name_key: str) -> Person | None:
-        """The live (not deleted) account with this name key."""
-
-    async def follow(self, follower: str, followed: str, when: datetime, limit: int) -> bool:
-        """``False`` when ``follower`` follows ``limit`` people already."""
-
-    async def unfollow(self, follower: str, followed: str) -> None: ...
-
-    async def following(self, follower: str, limit: int) -> list[Person]: ...
-
-    async def follows(self, follower: str, followed: str) -> bool: ...
-
-    async def block(self, blocker: str, blocked: str, when: datetime, limit: int) -> bool:
-        """Store the block and end ``blocked``'s follow of ``blocker``; ``False`` over
-        the limit."""
-
-    async def unblock(self, blocker: str, blocked: str) -> None: ...
-
-    async def blocked_by(self, blocker: str, limit: int) -> list[Person]: ...
-
-    async def blocks_between(self, a: str, b: str) -> bool:
-        """Whether either of ``a`` and ``b`` blocked the other."""
-
-    async def blocked_ids(self, blocker: str) -> set[str]: ...
-
-    async def seen(self, account_id: str, when: datetime) -> None: ...
-
-    async def tables_of(self, account_ids: Sequence[str]) -> dict[str, list[SeatAt]]:
-        """Waiting and playing tables where each of these accounts sits."""
-
-    async def table_seated(self, table_id: str, account_id: str) -> SeatAt | None:
-        """The table if ``account_id`` sits at it (waiting or playing)."""
-
-    async def invite(
-        self, invite_id: str, sender: str, recipient: str, table_id: str, when: datetime
-    ) -> None: ...
-
-    async def invites_to(self, recipient: str, since: datetime, limit: int) -> list[Invite]: ...
-
-    async def invited(self, recipient: str, since: datetime) -> set[str]:
-        """Tables ``recipient`` was invited to since ``since``."""
-
-    async def answer_invite(self, invite_id: str, recipient: str) -> str | None:
-        """Remove the recipient's invitation: its table id, or ``None`` if there is none."""
-
-    async def report(
-        self,
-        reporter: str,
-        reported: str,
-        reason: str,
-        text: str | None,
-        table_id: str | None,
-        when: datetime,
-    ) -> None: ...
-
-    async def reports(self, limit: int) -> list[Report]:
-        """The newest reports first."""
 
 
 @dataclass

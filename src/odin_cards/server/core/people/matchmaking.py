@@ -12,7 +12,7 @@ blocked them, and guests (no account, no rating) are matched only with guests.
 After :attr:`Rules.bot_wait` seconds a waiting person may fill the other seats with bots
 at a level near their rating (or one they choose).
 
-The queue lives in the database (:class:`MatchStore`), so every process of a cluster
+The queue lives in the database (:class:`~..ports.MatchStore`), so every process of a cluster
 sees it: one process claims a group of tickets in one transaction (PostgreSQL: ``FOR
 UPDATE SKIP LOCKED``; SQLite: one process writes), so nobody is matched twice. A ticket
 whose page stops polling for :attr:`Rules.ticket_ttl` seconds expires.
@@ -31,15 +31,16 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from odin_cards.games import plugin_of, plugins, rules_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.features.chat import chat_settings
 from odin_cards.server.core.features.clocks import normalize as normalize_clock
 from odin_cards.server.core.features.hints import hints_setting
-from odin_cards.server.core.people.ratings import MU, RatingStore, bot_ratings, class_of, points
-from odin_cards.server.core.ports import Clock
+from odin_cards.server.core.people.ratings import MU, bot_ratings, class_of, points
+from odin_cards.server.core.ports import Clock, MatchStore, Ratings, RatingStore
+from odin_cards.server.core.ports.people import Blocked, Choice, Ticket
 
 if TYPE_CHECKING:
     from odin_cards.server.core.tables.hall import Hall
@@ -47,50 +48,39 @@ if TYPE_CHECKING:
 CLOCKS = ("fast", "normal", "slow")
 """The real-time presets Play now offers (:data:`.clocks.PRESETS`)."""
 
-STATES = ("waiting", "matching", "matched", "cancelled", "expired")
-"""A ticket's states: ``matching`` while its table is being made."""
+
+def check_choice(game: Any, players: Any, target: Any, clock: Any) -> Choice:
+    """The checked choice (the game, its seats, one of its Play now presets, stored as
+    ``target``, and a clock preset), or ``bad_choice`` saying what is wrong."""
+    plugin = plugins().get(game) if isinstance(game, str) else None
+    if plugin is None or not plugin.play_now:
+        offered = [key for key, p in plugins().items() if p.play_now]
+        raise DomainError("bad_choice", f"Play now offers the games {', '.join(offered)}")
+    rules = rules_of(plugin.key)
+    fewest, most = rules.min_players, rules.max_players
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise DomainError("bad_choice", f"Play now seats {fewest} to {most} players")
+    if not fewest <= players <= most:
+        raise DomainError("bad_choice", f"Play now seats {fewest} to {most} players")
+    if not isinstance(target, str) or plugin.preset(target) is None:
+        keys = ", ".join(preset.key for preset in plugin.play_now)
+        raise DomainError("bad_choice", f"the target is one of {keys}")
+    if clock not in CLOCKS:
+        raise DomainError("bad_choice", f"the clock is one of {', '.join(CLOCKS)}")
+    return Choice(players, target, str(clock), plugin.key)
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """What a person asks for: the game, its seats, one of its Play now presets (stored as
-    ``target``: Odin's presets are targets) and a clock preset (all must be equal to
-    match)."""
+def choice_setup(choice: Choice) -> dict[str, Any]:
+    """The game's set-up of a table for this choice (its preset's)."""
+    preset = plugin_of(choice.game).preset(choice.target)
+    if preset is None:
+        raise DomainError("bad_choice", f"{choice.game} has no Play now preset {choice.target!r}")
+    return dict(preset.setup)
 
-    players: int
-    target: str
-    clock: str
-    game: str
 
-    @staticmethod
-    def of(game: Any, players: Any, target: Any, clock: Any) -> Choice:
-        """The checked choice, or ``bad_choice`` saying what is wrong."""
-        plugin = plugins().get(game) if isinstance(game, str) else None
-        if plugin is None or not plugin.play_now:
-            offered = [key for key, p in plugins().items() if p.play_now]
-            raise DomainError("bad_choice", f"Play now offers the games {', '.join(offered)}")
-        rules = rules_of(plugin.key)
-        fewest, most = rules.min_players, rules.max_players
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise DomainError("bad_choice", f"Play now seats {fewest} to {most} players")
-        if not fewest <= players <= most:
-            raise DomainError("bad_choice", f"Play now seats {fewest} to {most} players")
-        if not isinstance(target, str) or plugin.preset(target) is None:
-            keys = ", ".join(preset.key for preset in plugin.play_now)
-            raise DomainError("bad_choice", f"the target is one of {keys}")
-        if clock not in CLOCKS:
-            raise DomainError("bad_choice", f"the clock is one of {', '.join(CLOCKS)}")
-        return Choice(players, target, str(clock), plugin.key)
-
-    def setup(self) -> dict[str, Any]:
-        """The game's set-up of a table for this choice (its preset's)."""
-        preset = plugin_of(self.game).preset(self.target)
-        if preset is None:
-            raise DomainError("bad_choice", f"{self.game} has no Play now preset {self.target!r}")
-        return dict(preset.setup)
-
-    def clock_setting(self) -> dict[str, Any]:
-        return {"kind": "realtime", "preset": self.clock}
+def choice_clock(choice: Choice) -> dict[str, Any]:
+    """The clock setting of a table for this choice."""
+    return {"kind": "realtime", "preset": choice.clock}
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,26 +113,6 @@ def window(rules: Rules, waited: float) -> float:
     return min(rules.window_max, rules.window_base + rules.window_growth * max(0.0, waited))
 
 
-@dataclass(frozen=True, slots=True)
-class Ticket:
-    """One person waiting (or matched): as stored."""
-
-    id: str
-    token_hash: str
-    choice: Choice
-    name: str
-    account_id: str | None
-    rating: float | None
-    """The account's rating for this many players (``None``: a guest)."""
-    address: str
-    created: datetime
-    seen: datetime
-    state: str = "waiting"
-    table_id: str | None = None
-    seat: int | None = None
-    claimed: datetime | None = None
-
-
 def compatible(rules: Rules, a: Ticket, b: Ticket, now: datetime, blocked: Blocked) -> bool:
     """Whether ``a`` and ``b`` may sit at one table now."""
     if (a.account_id is None) != (b.account_id is None):
@@ -159,10 +129,6 @@ def compatible(rules: Rules, a: Ticket, b: Ticket, now: datetime, blocked: Block
     waited_a = (now - a.created).total_seconds()
     waited_b = (now - b.created).total_seconds()
     return gap <= window(rules, waited_a) and gap <= window(rules, waited_b)
-
-
-Blocked = frozenset[frozenset[str]] | set[frozenset[str]]
-"""Pairs of account ids of which one blocked the other."""
 
 
 def pick_group(
@@ -197,60 +163,6 @@ def group_order(group: Sequence[Ticket]) -> list[Ticket]:
     """The seats' order at the new table: first come, first seated (seat 0 leads only if
     the game's seeded draw says so)."""
     return sorted(group, key=lambda t: (t.created, t.id))
-
-
-# ---------------------------------------------------------------- ports
-
-
-class MatchStore(Protocol):
-    """The queue in the database (migration 0011). Every method raises
-    :class:`~.ports.StoreUnavailable` when it cannot work."""
-
-    async def add(self, ticket: Ticket, replaces: str | None) -> None:
-        """Store a new waiting ticket. ``replaces`` (an account id or a token hash): the
-        waiting tickets of that account, or with that token hash, are cancelled first."""
-
-    async def by_token(self, token_hash: str) -> Ticket | None: ...
-
-    async def seen(self, ticket_id: str, now: datetime) -> None:
-        """The ticket's page polled: it stays alive."""
-
-    async def cancel(self, ticket_id: str) -> bool:
-        """Cancel a waiting ticket; ``False`` if it is no longer waiting."""
-
-    async def counts(self, choice: Choice, stale_before: datetime) -> tuple[int, int]:
-        """(tickets waiting with this choice, tickets waiting in all), fresh ones only."""
-
-    async def waiting_of(self, address: str, stale_before: datetime) -> int:
-        """Fresh waiting tickets of one client address."""
-
-    async def claim(
-        self,
-        anchor_id: str,
-        stale_before: datetime,
-        now: datetime,
-        pick: Callable[[Ticket, list[Ticket], Blocked], list[Ticket] | None],
-    ) -> list[Ticket] | None:
-        """In one transaction: lock the fresh waiting tickets of the anchor's choice that
-        nobody else holds, read the blocks between their accounts, let ``pick`` choose a
-        group (the anchor first) and mark it ``matching``; the group, or ``None``."""
-
-    async def seated(self, seats: Mapping[str, int], table_id: str) -> None:
-        """The claimed tickets (id -> seat) were seated at ``table_id``: ``matched``."""
-
-    async def release(self, ticket_ids: Sequence[str]) -> None:
-        """Claimed tickets whose table could not be made wait again."""
-
-    async def sweep(self, stale_before: datetime, stuck_before: datetime, now: datetime) -> int:
-        """Expire stale waiting tickets; stuck ``matching`` ones wait again (seen ``now``).
-        How many."""
-
-
-class Ratings(Protocol):
-    """What the queue needs of the ratings: a player's current rating for a table of
-    ``players`` (heads-up and 3-6 are rated apart), in rating points."""
-
-    async def rating_for(self, account_id: str, players: int) -> float: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -541,10 +453,10 @@ class HallTables:
     async def __call__(self, choice: Choice, plans: list[SeatPlan], rated: bool) -> str:
         hall = self.hall
         bots = {seat: plan.bot for seat, plan in enumerate(plans) if plan.bot is not None}
-        normal = hall.check_new(choice.game, choice.players, bots, choice.setup())
+        normal = hall.check_new(choice.game, choice.players, bots, choice_setup(choice))
         chosen: dict[str, Any] = {
             "chat": chat_settings(None),
-            "clock": normalize_clock(choice.clock_setting()),
+            "clock": normalize_clock(choice_clock(choice)),
             "visibility": "public",
             "hints": hints_setting(None),
         }

@@ -4,7 +4,8 @@ A profile shows an account's name, when it signed up, its finished games (by num
 players, with the share won), its rating in each class with the rating's history, its
 recent tables (a finished one links to its replay, a running one to watching it: both
 pages show only what a spectator may see) and its figures added up over its finished
-Odin games (``rules/statistics.py``). A deleted account has no profile. A guest's games
+games of the games that can be rated (:func:`rated_games`; Odin's figures are its
+``statistics.py``). A deleted account has no profile. A guest's games
 become the account's when the guest signs up (``seats.account_id``): the results are
 stored per seat, so they follow.
 """
@@ -12,12 +13,20 @@ stored per seat, so they follow.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
+from odin_cards import games
 from odin_cards.server.core.errors import DomainError
-from odin_cards.server.core.people.ratings import CLASSES, Rating
+from odin_cards.server.core.ports import ProfileStore
+from odin_cards.server.core.ports.people import (
+    CLASSES,
+    BoardEntry,
+    HistoryPoint,
+    Played,
+    PlayedTable,
+    Rating,
+)
+from odin_cards.server.core.ports.people import Member as Person
 
 RECENT_LIMIT = 20
 """Tables listed on a profile, newest first."""
@@ -34,80 +43,10 @@ BOARD_MAX_OFFSET = 10_000
 """A leaderboard's page: its default size, the largest, and the deepest offset asked."""
 
 
-@dataclass(frozen=True, slots=True)
-class Person:
-    id: str
-    name: str
-    created: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedTable:
-    """A table the account sat at, with its seat's result once it finished."""
-
-    table_id: str
-    game: str
-    players: int
-    status: str
-    created: datetime
-    seat: int
-    place: int | None = None
-    won: bool | None = None
-    rated: bool | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryPoint:
-    """The account's rating after one rated table."""
-
-    table_id: str
-    rating_class: str
-    created: datetime
-    place: int
-    players: int
-    before: Rating
-    after: Rating
-
-
-@dataclass(frozen=True, slots=True)
-class BoardEntry:
-    name: str
-    rating: Rating
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """Finished games at one table size and how many were won (a shared win counts)."""
-
-    players: int
-    games: int
-    won: int
-
-
-class ProfileStore(Protocol):
-    """What profiles and leaderboards read (migration 0010 and the accounts of 0009).
-    Every method raises :class:`~.ports.StoreUnavailable` when it cannot work."""
-
-    async def person(self, name_key: str) -> Person | None:
-        """The account with this name key, unless deleted."""
-
-    async def ratings_of(self, account: str) -> dict[str, Rating]: ...
-
-    async def history(self, account: str, limit: int) -> list[HistoryPoint]:
-        """The latest ``limit`` points of each class, oldest first."""
-
-    async def played(self, account: str) -> list[Played]: ...
-
-    async def recent(self, account: str, limit: int) -> list[PlayedTable]: ...
-
-    async def figures(self, account: str, limit: int) -> list[dict[str, Any]]:
-        """The seat's figures (``SeatStatistics.to_dict``) of the latest finished games."""
-
-    async def board(
-        self, rating_class: str, offset: int, limit: int, provisional: bool
-    ) -> tuple[int, list[BoardEntry]]:
-        """Live, unbanned accounts by rating (mu, highest first): how many in all, and
-        the page. Without ``provisional``, only established ratings."""
+def rated_games() -> list[str]:
+    """The games whose tables may be rated, from the game registry: a profile adds up the
+    figures of their settled games (the store reads only those)."""
+    return [key for key, plugin in games.plugins().items() if plugin.rated]
 
 
 def check_class(rating_class: str) -> str:
@@ -228,3 +167,26 @@ def board_view(
             for i, e in enumerate(entries)
         ],
     }
+
+
+__all__ = [
+    "BOARD_MAX_OFFSET",
+    "BOARD_MAX_PAGE",
+    "BOARD_PAGE",
+    "HISTORY_LIMIT",
+    "RECENT_LIMIT",
+    "STATISTICS_LIMIT",
+    "BoardEntry",
+    "HistoryPoint",
+    "Person",
+    "Played",
+    "PlayedTable",
+    "ProfileStore",
+    "add_up",
+    "board_view",
+    "check_class",
+    "check_page",
+    "profile_view",
+    "rated_games",
+    "table_entry",
+]

@@ -22,86 +22,43 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import math
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from openskill.models import PlackettLuce
 
 from odin_cards.games import plugins
 from odin_cards.server.core.errors import DomainError
-from odin_cards.server.core.ports import Clock, StoreUnavailable
+from odin_cards.server.core.ports import Clock, RatingStore, StoreUnavailable
+from odin_cards.server.core.ports.people import (
+    ANCHOR_POINTS,
+    BETA,
+    CLASSES,
+    MU,
+    PROVISIONAL_GAMES,
+    PROVISIONAL_SIGMA,
+    SCALE,
+    SIGMA,
+    Rater,
+    Rating,
+    RatingChange,
+    SeatResult,
+    Settled,
+    TableResult,
+    class_of,
+    points,
+)
 from odin_cards.server.core.tables.table import LiveTable
 
 log = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------- the model
 
-MU = 25.0
-SIGMA = 25.0 / 3.0
-BETA = 25.0 / 6.0
 TAU = 25.0 / 300.0
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
-"""OpenSkill's Plackett-Luce with its usual constants (stated here: they are the scale)."""
-
-SCALE = 400.0 / (math.log(10.0) * BETA * math.sqrt(2.0))
-"""Elo-style points per unit of mu: heads-up between two settled players, Plackett-Luce's
-win probability for a difference d of mu is Elo's for a difference d * SCALE."""
-
-ANCHOR_POINTS = 470
-"""The points shown for mu 25 (a new person's prior, and the heuristic bot's rating):
-the arena's ladder rates the heuristic 470 above random, so bots show their ladder rating."""
-
-PROVISIONAL_GAMES = 10
-PROVISIONAL_SIGMA = 5.0
-"""A rating is provisional while it has fewer games than this, or sigma above this."""
-
-CLASSES = ("heads-up", "multi")
-"""Rated apart: heads-up (2 players) and 3-6 players."""
-
-
-def class_of(players: int) -> str:
-    """The rating class of a table of ``players``."""
-    return "heads-up" if players == 2 else "multi"
-
-
-def points(mu: float) -> int:
-    """A mu as shown (Elo-style points; the bots show their ladder ratings)."""
-    return round(ANCHOR_POINTS + (mu - MU) * SCALE)
-
-
-@dataclass(frozen=True, slots=True)
-class Rating:
-    """One account's rating in one class (or a bot level's fixed one)."""
-
-    mu: float = MU
-    sigma: float = SIGMA
-    games: int = 0
-
-    @property
-    def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES or self.sigma > PROVISIONAL_SIGMA
-
-    @property
-    def points(self) -> int:
-        return points(self.mu)
-
-    @property
-    def spread(self) -> int:
-        """Two standard deviations, in points: the rating is within this, 95% sure."""
-        return round(2 * self.sigma * SCALE)
-
-    def to_api(self) -> dict[str, Any]:
-        return {
-            "mu": round(self.mu, 4),
-            "sigma": round(self.sigma, 4),
-            "points": self.points,
-            "spread": self.spread,
-            "games": self.games,
-            "provisional": self.provisional,
-        }
+"""OpenSkill's Plackett-Luce with its usual constants (``MU``, ``SIGMA`` and ``BETA``, the
+scale, are stated with :class:`Rating` in the ports)."""
 
 
 @functools.cache
@@ -150,39 +107,6 @@ def places(scores: Sequence[int]) -> tuple[int, ...]:
     """Each seat's place from the final scores (Odin: fewest points first), 1-based;
     equal scores share the better place (1, 1, 3)."""
     return tuple(1 + sum(1 for other in scores if other < mine) for mine in scores)
-
-
-@dataclass(frozen=True, slots=True)
-class SeatResult:
-    """One seat's part of a finished table: who sat (a person, or a bot level), where it
-    finished, and its figures (``rules/statistics.py``; ``{}`` for other games)."""
-
-    seat: int
-    person: bool
-    bot: str | None
-    place: int
-    won: bool
-    score: int
-    statistics: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class TableResult:
-    """A finished table, as the results and ratings need it."""
-
-    table_id: str
-    game: str
-    players: int
-    finished: datetime
-    seats: tuple[SeatResult, ...]
-    rated: bool
-    """Created rated (``settings["rated"]``)."""
-    unrated: str | None
-    """Why a rated table is not rated after all (known without the accounts), or ``None``."""
-
-    @property
-    def rating_class(self) -> str:
-        return class_of(self.players)
 
 
 def result_of(table: LiveTable, finished: datetime) -> TableResult | None:
@@ -242,17 +166,6 @@ def _unrated(table: LiveTable) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class RatingChange:
-    """One account's rating before and after a rated table."""
-
-    account: str
-    seat: int
-    place: int
-    before: Rating
-    after: Rating
-
-
 def rate_table(
     result: TableResult,
     accounts: Mapping[int, str | None],
@@ -291,39 +204,6 @@ def rate_table(
         after = Rating(float(team[0].mu), float(team[0].sigma), before.games + 1)
         changes.append(RatingChange(account, seat.seat, seat.place, before, after))
     return changes
-
-
-# ---------------------------------------------------------------- the port
-
-
-Rater = Callable[[Mapping[int, str | None], Mapping[str, Rating]], "list[RatingChange] | str"]
-"""What the store calls inside its transaction: (each seat's account, their current
-ratings) -> the changes, or why the table is not rated."""
-
-
-@dataclass(frozen=True, slots=True)
-class Settled:
-    """What settling a table did: ``False`` if it had been settled before."""
-
-    new: bool
-    rated: bool
-    note: str | None = None
-
-
-class RatingStore(Protocol):
-    """Results, ratings and their history (migration 0010). Every method raises
-    :class:`~.ports.StoreUnavailable` when it cannot work."""
-
-    async def settle(self, result: TableResult, rater: Rater) -> Settled:
-        """Store ``result`` and, for a rated table, the changes ``rater`` gives (called
-        with the seats' accounts and their ratings read in the same transaction): all or
-        nothing, once per table; a table settled before is left as it is."""
-
-    async def unsettled(self, limit: int) -> list[str]:
-        """Ids of finished tables not settled yet (oldest first)."""
-
-    async def rating(self, account: str, rating_class: str) -> Rating:
-        """The account's rating in the class (new: the prior)."""
 
 
 # ---------------------------------------------------------------- the service
@@ -401,3 +281,32 @@ class Results:
             except StoreUnavailable:
                 log.warning("unsettled tables not swept now (store unavailable); later")
             await self.clock.sleep(SWEEP_SECONDS)
+
+
+__all__ = [
+    "ANCHOR_POINTS",
+    "CLASSES",
+    "MODEL",
+    "MU",
+    "PROVISIONAL_GAMES",
+    "PROVISIONAL_SIGMA",
+    "SCALE",
+    "SIGMA",
+    "Rater",
+    "Rating",
+    "RatingChange",
+    "RatingStore",
+    "Results",
+    "SeatResult",
+    "Settled",
+    "TableResult",
+    "bot_ratings",
+    "class_of",
+    "is_rated",
+    "places",
+    "points",
+    "rate_table",
+    "rated",
+    "rated_setting",
+    "result_of",
+]
