@@ -21,10 +21,10 @@ from odin_cards.server.core.ports import SeatTaken
 from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.settings import Settings
+from storage.data import a_table
 
 from .fake_clock import FakeClock, settle
 from .harness import Server, open_client, running, sit
-from .storage_data import a_table
 
 TWO_PROCESSES = True
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner, Result
 from odin_cards.cli import app
 from odin_cards.server.adapters import open_database
 
-from .storage_data import a_table
+from .data import a_table
 
 
 async def odin(*args: str) -> Result:
