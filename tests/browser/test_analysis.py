@@ -92,11 +92,11 @@ def test_a_hint_for_the_seat_to_move_at_a_table_with_hints(browser: Browser, ser
         expect(hint.locator("code")).to_have_text(re.compile(r"^(play( [A-Z][0-9])+|pass)$"))
         move = hint.locator("code").inner_text()
         assert move.startswith("play ")
-        state = page.evaluate("window.odin.state")
+        state = page.evaluate("window.odinTable.state")
         assert move in state["legal"]
         cards = move.split()[1:]
         assert set(cards) <= set(state["hand"])
-        assert sorted(page.evaluate("window.odin.selection")) == sorted(cards)
+        assert sorted(page.evaluate("window.odinTable.board.selection")) == sorted(cards)
         expect(page.get_by_test_id("play")).to_be_enabled()
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "table-hint.png"))

@@ -17,6 +17,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, exp
 pytestmark = pytest.mark.browser
 
 AXE = Path(__file__).with_name("vendor") / "axe.min.js"
+SRC = Path(__file__).parents[2] / "src" / "odin_cards"
+SHELL_WORDS = SRC / "server" / "static" / "i18n"
+ODIN_WORDS = SRC / "odin" / "web" / "i18n"
 
 
 def _post(url: str, body: dict[str, Any]) -> Any:
@@ -170,11 +173,10 @@ def test_the_rules_page_in_every_language(
     for lang in ("en", "de", "fr", "sv", "ca"):
         page.evaluate("(l) => localStorage.setItem('odin.lang', l)", lang)
         page.reload()
-        strings = json.loads(
-            (
-                Path(__file__).parents[2] / "src/odin_cards/server/static/i18n" / f"{lang}.json"
-            ).read_text(encoding="utf-8")
-        )
+        strings = {  # the shell's words and Odin's (its rules are Odin's page)
+            **json.loads((SHELL_WORDS / f"{lang}.json").read_text(encoding="utf-8")),
+            **json.loads((ODIN_WORDS / f"{lang}.json").read_text(encoding="utf-8")),
+        }
         expect(page.locator("h1")).to_have_text(strings["rules_title"])
         examples = page.get_by_test_id("example")
         expect(examples).to_have_count(5)

@@ -153,7 +153,9 @@ def test_the_replay_says_which_moves_a_bot_made_for_a_person(browser: Browser, s
     watcher.goto(f"{server}/t/{table_id}/watch")
     for token in tokens:  # both leave: bots play the game out for them
         post(server, f"/api/tables/{table_id}/leave", {"token": token})
-    watcher.wait_for_function("() => window.odin.table && window.odin.table.status === 'finished'")
+    watcher.wait_for_function(
+        "() => window.odinTable.table && window.odinTable.table.status === 'finished'"
+    )
     watcher.goto(f"{server}/t/{table_id}/replay")
     expect(watcher.get_by_test_id("step")).to_contain_text("1 ")  # the deal
     watcher.get_by_test_id("next").click()  # the first move

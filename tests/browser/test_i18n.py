@@ -1,6 +1,7 @@
 """The translations are complete: every language has every key the pages use, with the
 same placeholders as English, and the keys the pages build at run time (bot levels, error
-codes, selection verdicts...) exist too. (Static checks; no browser needed.)"""
+codes, selection verdicts...) exist too; the shell's words (static/i18n) and Odin's board's
+(odin/web/i18n) are apart, none in both. (Static checks; no browser needed.)"""
 
 from __future__ import annotations
 
@@ -10,39 +11,65 @@ from pathlib import Path
 
 import pytest
 
+from odin_cards.server.transport.pages import PAGES, page_html
+
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "odin_cards" / "server" / "static"
+ODIN = ROOT / "src" / "odin_cards" / "odin" / "web"
 LANGUAGES = ("en", "de", "fr", "sv", "ca")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
-def _strings(lang: str) -> dict[str, str]:
-    data = json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+def _words(folder: Path, lang: str) -> dict[str, str]:
+    data = json.loads((folder / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data
 
 
-def _used_keys() -> set[str]:
-    """Keys named literally in t("...") calls, in the message keys of the pure state module
-    (`key: "..."`) and in data-i18n attributes."""
+def _strings(lang: str) -> dict[str, str]:
+    """The shell's words."""
+    return _words(STATIC, lang)
+
+
+def _all_strings(lang: str) -> dict[str, str]:
+    """The words of Odin's pages: the shell's and its board's."""
+    return {**_words(STATIC, lang), **_words(ODIN, lang)}
+
+
+def _used_keys(scripts: Path) -> set[str]:
+    """Keys named literally in t("...") calls, in the message keys of the pure state
+    modules (`key: "..."`) and, for the shell, in the templates' data-i18n attributes."""
     keys: set[str] = set()
-    for path in (STATIC / "js").glob("*.js"):
+    for path in scripts.glob("*.js"):
         text = path.read_text(encoding="utf-8")
         keys |= set(re.findall(r"\bt\(\s*\"([a-z0-9_]+)\"", text))
         keys |= set(re.findall(r"[{,]\s*key: \"([a-z0-9_]+)\"", text))
         keys |= set(re.findall(r"\bsay: \"([a-z0-9_]+)\"", text))
-    for path in STATIC.glob("*.html"):
-        text = path.read_text(encoding="utf-8")
-        keys |= set(re.findall(r'data-i18n="([a-z0-9_]+)"', text))
-        keys |= set(re.findall(r'data-i18n-attr="[a-z-]+:([a-z0-9_]+)"', text))
+    if scripts == STATIC / "js":
+        for template in set(PAGES.values()):
+            text = page_html(template)
+            keys |= set(re.findall(r'data-i18n="([a-z0-9_]+)"', text))
+            keys |= set(re.findall(r'data-i18n-attr="[a-z-]+:([a-z0-9_]+)"', text))
     return keys
 
 
-def test_english_has_every_key_the_pages_use() -> None:
-    english = _strings("en")
+def _missing(keys: set[str], english: dict[str, str]) -> set[str]:
     plural = {k.rsplit("_", 1)[0] for k in english if k.endswith(("_one", "_other"))}
-    missing = {k for k in _used_keys() if k not in english and k not in plural}
-    assert not missing
+    return {k for k in keys if k not in english and k not in plural}
+
+
+def test_english_has_every_key_the_pages_use() -> None:
+    assert _used_keys(STATIC / "js")
+    assert not _missing(_used_keys(STATIC / "js"), _strings("en"))  # the shell's own words
+    assert _used_keys(ODIN)
+    assert not _missing(_used_keys(ODIN), _all_strings("en"))  # Odin's board: its and the shell's
+
+
+def test_the_shell_and_odin_have_no_word_in_common() -> None:
+    """A board's words never stand in for the shell's (i18n.js keeps the shell's): each key
+    lives in one place."""
+    for lang in LANGUAGES:
+        assert not set(_words(STATIC, lang)) & set(_words(ODIN, lang)), lang
 
 
 def _built_keys() -> set[str]:
@@ -77,14 +104,14 @@ def _built_keys() -> set[str]:
 
 
 def test_every_key_built_at_run_time_exists() -> None:
-    english = _strings("en")
+    english = _all_strings("en")
     assert not {k for k in _built_keys() if k not in english}
 
 
 def test_every_run_time_key_family_is_known_to_this_test() -> None:
     """A new t(`prefix_${...}`) in the pages must be added to _built_keys above."""
     families = set()
-    for path in (STATIC / "js").glob("*.js"):
+    for path in [*(STATIC / "js").glob("*.js"), *ODIN.glob("*.js")]:
         text = path.read_text(encoding="utf-8")
         families |= set(re.findall(r"\bt\(\s*`([a-z_]+)\$\{", text))
         families |= set(re.findall(r"\bkey: `([a-z_]+)\$\{", text))
@@ -96,9 +123,9 @@ def test_every_run_time_key_family_is_known_to_this_test() -> None:
 
 def test_the_no_script_message_is_in_every_language() -> None:
     """Without scripts no language can be chosen: every page says it in all five."""
-    for page in STATIC.glob("*.html"):
-        noscript = re.search(r"<noscript>(.*?)</noscript>", page.read_text(encoding="utf-8"), re.S)
-        assert noscript is not None, page
+    for template in set(PAGES.values()):
+        noscript = re.search(r"<noscript>(.*?)</noscript>", page_html(template), re.S)
+        assert noscript is not None, template
         for lang in LANGUAGES:
             assert f'<span lang="{lang}">{_strings(lang)["noscript"]}</span>' in noscript.group(1)
 
@@ -110,9 +137,10 @@ def test_the_language_menu_lists_exactly_the_translated_languages() -> None:
     assert tuple(re.findall(r"^\s*(\w\w):", menu.group(1), re.M)) == LANGUAGES
 
 
+@pytest.mark.parametrize("folder", [STATIC, ODIN], ids=["shell", "odin"])
 @pytest.mark.parametrize("lang", LANGUAGES[1:])
-def test_translation_is_complete_with_the_same_placeholders(lang: str) -> None:
-    english, other = _strings("en"), _strings(lang)
+def test_translation_is_complete_with_the_same_placeholders(lang: str, folder: Path) -> None:
+    english, other = _words(folder, "en"), _words(folder, lang)
     assert set(other) == set(english)
     for key, text in english.items():
         assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), key

@@ -177,7 +177,7 @@ def test_client_set_rules_agree_with_the_engine(browser: Browser, server: str) -
         page.goto(server + "/")
         answers = page.evaluate(
             """async (selections) => {
-                const cards = await import("/static/js/cards.js");
+                const cards = await import("/games/odin/cards.js");
                 return selections.map((s) => [cards.setValue(s), cards.setProblem(s) === null]);
             }""",
             selections,
@@ -219,7 +219,7 @@ def test_a_token_the_server_does_not_know_falls_back_to_watching(
         page.goto(f"{server}/t/{table['id']}")
         expect(page.locator("#toast.error")).to_contain_text("no longer recognised")
         expect(page.locator('button[data-seat="0"]')).to_be_visible()  # free to join again
-        assert page.evaluate("window.odin.seat") is None
+        assert page.evaluate("window.odinTable.seat") is None
         assert page.evaluate("localStorage.getItem('odin.seats')") == "{}"
     finally:
         page.close()
@@ -267,8 +267,8 @@ def test_replay_positions_agree_with_the_engine(browser: Browser, server: str) -
         page.goto(server + "/")
         steps = page.evaluate(
             """async (record) => {
-                const { buildSteps } = await import("/static/js/replay-steps.js");
-                const { sortCards } = await import("/static/js/cards.js");
+                const { buildSteps } = await import("/games/odin/replay-steps.js");
+                const { sortCards } = await import("/games/odin/cards.js");
                 return buildSteps(record).map((s) => ({
                     scores: s.scores, hands: s.hands.map((h) => sortCards(h)),
                     table: sortCards(s.table), toMove: s.toMove, decision: s.decision,
@@ -305,7 +305,7 @@ def test_hand_summaries_from_public_events_agree_with_the_engine(
         page.goto(server + "/")
         summaries = page.evaluate(
             """async ([events, players]) => {
-                const { handSummaries } = await import("/static/js/history.js");
+                const { handSummaries } = await import("/games/odin/history.js");
                 return handSummaries(events, players);
             }""",
             [events, game.players],

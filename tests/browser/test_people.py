@@ -58,10 +58,11 @@ def serious_in_panels(page: Page) -> list[str]:
 
 def state(page: Page) -> dict[str, Any] | None:
     found: dict[str, Any] | None = page.evaluate(
-        """() => window.odin && window.odin.state ? {
-            seat: window.odin.seat, version: window.odin.version,
-            to_move: window.odin.state.to_move, legal: window.odin.state.legal,
-            outcome: window.odin.state.outcome, busy: window.odin.connection.busy} : null"""
+        """() => window.odinTable && window.odinTable.state ? {
+            seat: window.odinTable.seat, version: window.odinTable.version,
+            to_move: window.odinTable.state.to_move, legal: window.odinTable.state.legal,
+            outcome: window.odinTable.state.outcome,
+            busy: window.odinTable.connection.busy} : null"""
     )
     return found
 
@@ -128,7 +129,10 @@ def test_two_people_are_matched_by_play_now_and_their_ratings_move(
             page.wait_for_url(f"{server}/t/*")
             expect(page.get_by_test_id("hand").locator("button.card")).not_to_have_count(0)
         assert ann.url == bob.url
-        assert {ann.evaluate("window.odin.seat"), bob.evaluate("window.odin.seat")} == {0, 1}
+        assert {ann.evaluate("window.odinTable.seat"), bob.evaluate("window.odinTable.seat")} == {
+            0,
+            1,
+        }
 
         # Ann's friends panel (another tab) shows Bob online, at their table.
         home = contexts[0].new_page()
@@ -149,7 +153,10 @@ def test_two_people_are_matched_by_play_now_and_their_ratings_move(
         home.close()
 
         # The game, through the page, to its end.
-        pages = {ann.evaluate("window.odin.seat"): ann, bob.evaluate("window.odin.seat"): bob}
+        pages = {
+            ann.evaluate("window.odinTable.seat"): ann,
+            bob.evaluate("window.odinTable.seat"): bob,
+        }
         deadline = time.monotonic() + 40
         while True:
             assert time.monotonic() < deadline, "the game did not end in time"
@@ -170,7 +177,7 @@ def test_two_people_are_matched_by_play_now_and_their_ratings_move(
             mine = states[mover]
             assert mine is not None
             take_turn(pages[mover], mine["legal"])
-            pages[mover].wait_for_function("v => window.odin.version > v", arg=mine["version"])
+            pages[mover].wait_for_function("v => window.odinTable.version > v", arg=mine["version"])
         for page in (ann, bob):
             expect(page.get_by_test_id("final")).to_be_visible()
 

@@ -42,11 +42,11 @@ def _watch_errors(page: Page, errors: list[str]) -> None:
 
 def _state(page: Page) -> dict[str, Any] | None:
     state: dict[str, Any] | None = page.evaluate(
-        """() => window.odin && window.odin.state ? {
-            seat: window.odin.seat, version: window.odin.version,
-            to_move: window.odin.state.to_move, decision: window.odin.state.decision,
-            legal: window.odin.state.legal, outcome: window.odin.state.outcome,
-            busy: window.odin.connection.busy} : null"""
+        """() => window.odinTable && window.odinTable.state ? {
+            seat: window.odinTable.seat, version: window.odinTable.version,
+            to_move: window.odinTable.state.to_move, decision: window.odinTable.state.decision,
+            legal: window.odinTable.state.legal, outcome: window.odinTable.state.outcome,
+            busy: window.odinTable.connection.busy} : null"""
     )
     return state
 
@@ -150,16 +150,16 @@ def test_two_people_and_a_bot_play_a_hand(
         expect(watcher.get_by_test_id("game")).to_be_visible()
         expect(watcher.locator(".player")).to_have_count(3)
         expect(watcher.get_by_test_id("hand")).to_have_count(0)
-        assert watcher.evaluate("window.odin.state.hand") is None
+        assert watcher.evaluate("window.odinTable.state.hand") is None
 
         # Ann's private seat link opens her seat on a second device (here: a third
         # browser), which then shares the seat with her first one.
-        token = ann.evaluate("window.odin.token")
+        token = ann.evaluate("window.odinTable.token")
         second = watcher_context.new_page()
         _watch_errors(second, errors)
         second.goto(f"{invite}#seat={token}")
         expect(second.get_by_test_id("hand").locator("button.card")).to_have_count(9)
-        assert second.evaluate("window.odin.seat") == 0
+        assert second.evaluate("window.odinTable.seat") == 0
         assert second.evaluate("location.hash") == ""
         second.close()
 
@@ -173,20 +173,20 @@ def test_two_people_and_a_bot_play_a_hand(
             assert card_box["width"] >= 44 and card_box["height"] >= 44  # touch targets
 
         # A dropped connection comes back by itself and resumes at the same position.
-        seen = bob.evaluate("window.odin.version")
-        welcomes = bob.evaluate("window.odin.connection.welcomes")
-        bob.evaluate("window.odin.connection.socket.close()")
-        bob.wait_for_function("n => window.odin.connection.welcomes > n", arg=welcomes)
+        seen = bob.evaluate("window.odinTable.version")
+        welcomes = bob.evaluate("window.odinTable.connection.welcomes")
+        bob.evaluate("window.odinTable.connection.socket.close()")
+        bob.wait_for_function("n => window.odinTable.connection.welcomes > n", arg=welcomes)
         expect(bob.locator(".conn.conn-open")).to_be_visible()
-        assert bob.evaluate("window.odin.version") >= seen
+        assert bob.evaluate("window.odinTable.version") >= seen
         expect(bob.get_by_test_id("hand").locator("button.card")).to_have_count(9)
 
         # An illegal action sent anyway (a card Ann does not hold) is explained and
         # changes nothing.
-        held = set(ann.evaluate("window.odin.state.hand"))
+        held = set(ann.evaluate("window.odinTable.state.hand"))
         foreign = next(f"{c}{n}" for c in "BRPGKO" for n in range(1, 10) if f"{c}{n}" not in held)
-        ann_moves = ann.evaluate("window.odin.state.to_move === window.odin.seat")
-        ann.evaluate(f"window.odin.connection.act('play {foreign}', window.odin.version)")
+        ann_moves = ann.evaluate("window.odinTable.state.to_move === window.odinTable.seat")
+        ann.evaluate(f"window.odinTable.connection.act('play {foreign}', window.odinTable.version)")
         expect(ann.locator("#toast.error")).to_contain_text(
             f"not allowed: you do not hold {foreign}" if ann_moves else "not your turn"
         )
@@ -228,12 +228,12 @@ def test_two_people_and_a_bot_play_a_hand(
                 dropped, dropped_at = plays[-1], version
                 ann.evaluate(
                     """(action) => {
-                        window.odin.connection.act(action, window.odin.version);
-                        window.odin.connection.socket.close();
+                        window.odinTable.connection.act(action, window.odinTable.version);
+                        window.odinTable.connection.socket.close();
                     }""",
                     dropped,
                 )
-                ann.wait_for_function("v => window.odin.version > v", arg=version)
+                ann.wait_for_function("v => window.odinTable.version > v", arg=version)
                 turns += 1
                 continue
             shot = None
@@ -242,7 +242,7 @@ def test_two_people_and_a_bot_play_a_hand(
             if _take_turn(page, mine, tap=page is bob, shot=shot):
                 taken.add("desktop" if mover == 0 else "phone")
                 shots = {k: v for k, v in shots.items() if k not in taken}
-            page.wait_for_function("v => window.odin.version > v", arg=version)
+            page.wait_for_function("v => window.odinTable.version > v", arg=version)
             turns += 1
 
         for page in (ann, bob, watcher):
@@ -250,8 +250,8 @@ def test_two_people_and_a_bot_play_a_hand(
             expect(final).to_be_visible()
             expect(final).to_contain_text("Final standings")
             expect(page.get_by_test_id("hand-summary")).to_contain_text("Cards left")
-        outcome = ann.evaluate("window.odin.state.outcome")
-        events = ann.evaluate("window.odin.events")
+        outcome = ann.evaluate("window.odinTable.state.outcome")
+        events = ann.evaluate("window.odinTable.events")
         assert dropped is not None
         assert events[dropped_at]["seat"] == 0 and events[dropped_at]["text"] == dropped
         # Not applied twice: no second copy of that play before Ann could hold the cards
@@ -300,7 +300,10 @@ def test_two_people_and_a_bot_play_a_hand(
         ann.get_by_test_id("rematch-go").click()
         ann.wait_for_url(bob.url)
         expect(ann.get_by_test_id("hand").locator("button.card")).to_have_count(9)
-        assert ann.evaluate("window.odin.seat") == 0 and bob.evaluate("window.odin.seat") == 1
+        assert (
+            ann.evaluate("window.odinTable.seat") == 0
+            and bob.evaluate("window.odinTable.seat") == 1
+        )
 
         # The lobby lists both of Ann's tables: the new one running, the old one finished.
         next_id = ann.url.rsplit("/", 1)[1]

@@ -59,7 +59,7 @@ def _open(
     page.goto(f"{server}/")
     page.evaluate("(s) => localStorage.setItem('odin.seats', JSON.stringify(s))", seats)
     page.goto(f"{server}{path}")
-    page.wait_for_function("() => window.odin && window.odin.state")
+    page.wait_for_function("() => window.odinTable && window.odinTable.state")
     return page
 
 
@@ -77,17 +77,17 @@ def _move(pages: list[Page], moves: int) -> None:
     """Play ``moves`` moves (or to the end) through the pages' own connections: whoever
     is to move plays its first legal action; then wait until every page has seen it."""
     for _ in range(moves):
-        if pages[0].evaluate("Boolean(window.odin.state.outcome)"):
+        if pages[0].evaluate("Boolean(window.odinTable.state.outcome)"):
             return
-        version = pages[0].evaluate("window.odin.version")
+        version = pages[0].evaluate("window.odinTable.version")
         for page in pages:
             page.evaluate(
-                """() => { const s = window.odin;
+                """() => { const s = window.odinTable;
                 if (s.state.to_move === s.seat && s.state.legal.length)
                     s.connection.act(s.state.legal[0], s.version); }"""
             )
         for page in pages:
-            page.wait_for_function("v => window.odin.version > v", arg=version)
+            page.wait_for_function("v => window.odinTable.version > v", arg=version)
 
 
 def test_chat_between_two_players_and_a_spectator_then_a_rematch(
@@ -133,7 +133,7 @@ def test_chat_between_two_players_and_a_spectator_then_a_rematch(
         _say(ann, "are you there?")
         expect(eve.locator(".chat-text", has_text="are you there?")).to_be_visible()
         bob.reload()
-        bob.wait_for_function("() => window.odin && window.odin.state")
+        bob.wait_for_function("() => window.odinTable && window.odinTable.state")
         expect(bob.get_by_test_id("chat-unmute")).to_have_text("Show Ann again")
         expect(bob.locator(".chat-text", has_text="✌ Good game")).to_be_visible()
         assert not any("Hello" in line or "are you there" in line for line in _lines(bob))
@@ -158,9 +158,9 @@ def test_chat_between_two_players_and_a_spectator_then_a_rematch(
         ann.screenshot(path=str(SHOTS / "rematch-declined.png"))
         ann.get_by_test_id("rematch-go").click()
         ann.wait_for_url(re.compile(r"/t/(?!" + re.escape(table_id) + r")[^/]+$"))
-        ann.wait_for_function("() => window.odin && window.odin.state")
-        assert ann.evaluate("window.odin.seat") == 0
-        seats = ann.evaluate("window.odin.table.seats.map((s) => [s.name, s.bot])")
+        ann.wait_for_function("() => window.odinTable && window.odinTable.state")
+        assert ann.evaluate("window.odinTable.seat") == 0
+        seats = ann.evaluate("window.odinTable.table.seats.map((s) => [s.name, s.bot])")
         assert seats == [["Ann", None], [None, "heuristic"]]
 
         # The replay shows the chat among the moves.

@@ -48,16 +48,16 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
         context.close()
 
 
-MY_FOLLOW = """() => window.odin.state && window.odin.state.to_move === 0
-    && window.odin.state.decision === 'follow' && !window.odin.connection.busy"""
+MY_FOLLOW = """() => window.odinTable.state && window.odinTable.state.to_move === 0
+    && window.odinTable.state.decision === 'follow' && !window.odinTable.connection.busy"""
 
 
 def test_pass_for_the_rest_of_the_round(page: Page) -> None:
     page.wait_for_function(MY_FOLLOW)
-    version = page.evaluate("window.odin.version")
+    version = page.evaluate("window.odinTable.version")
     page.get_by_test_id("pass-round").click()
-    page.wait_for_function("v => window.odin.version > v", arg=version)
-    events = page.evaluate("window.odin.events")
+    page.wait_for_function("v => window.odinTable.version > v", arg=version)
+    events = page.evaluate("window.odinTable.events")
     assert next(e for e in events if e["type"] == "pass")["seat"] == 0
     expect(page.locator("#toast")).to_contain_text("rest of this round")
     page.get_by_test_id("tab-log").click()
@@ -66,12 +66,13 @@ def test_pass_for_the_rest_of_the_round(page: Page) -> None:
     )
     # Everybody else passed: the bot leads a new round, and I choose again.
     page.wait_for_function(MY_FOLLOW)
-    assert any(e["type"] == "round" for e in page.evaluate("window.odin.events"))
+    assert any(e["type"] == "round" for e in page.evaluate("window.odinTable.events"))
     expect(page.get_by_test_id("pass-round")).to_have_attribute("aria-pressed", "false")
     assert (
         page.evaluate(
-            """async () => (await import("/static/js/table-state.js")).automaticAction(
-            window.odin.state, 0, window.odin.events, window.odin.prefs, window.odin.passRound)"""
+            """async () => (await import("/games/odin/table-state.js")).automaticAction(
+            window.odinTable.state, 0, window.odinTable.events, window.odinTable.prefs,
+            window.odinTable.board.passRound)"""
         )
         is None
     )
@@ -86,19 +87,19 @@ def test_take_by_itself_when_one_card_can_be_taken(page: Page) -> None:
     expect(page.get_by_test_id("pref-autoTake")).to_be_checked()
     for _ in range(9):  # the bot leads one card a round: beat it with one card if I can
         page.wait_for_function(MY_FOLLOW)
-        legal = page.evaluate("window.odin.state.legal")
+        legal = page.evaluate("window.odinTable.state.legal")
         singles = [a for a in legal if a.startswith("play ") and len(a.split()) == 2]
-        version = page.evaluate("window.odin.version")
+        version = page.evaluate("window.odinTable.version")
         if not singles:
             page.get_by_test_id("pass").click()
-            page.wait_for_function("v => window.odin.version > v", arg=version)
+            page.wait_for_function("v => window.odinTable.version > v", arg=version)
             continue
         card = singles[0].split()[1]
         page.locator(f'[data-testid="hand"] button[data-card="{card}"]').click()
         page.get_by_test_id("play").click()
         # I beat a single card: the take follows by itself, and says so.
         page.wait_for_function(
-            """v => window.odin.events.some(
+            """v => window.odinTable.events.some(
                 (e) => e.index >= v && e.type === 'take' && e.seat === 0)""",
             arg=version,
         )

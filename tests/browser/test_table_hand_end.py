@@ -80,19 +80,19 @@ def _play_until(
     )
     for _ in range(300):
         page.wait_for_function(
-            f"""() => ({done})() || {summary} || (window.odin.state
-                && window.odin.state.to_move === 0 && !window.odin.connection.busy)"""
+            f"""() => ({done})() || {summary} || (window.odinTable.state
+                && window.odinTable.state.to_move === 0 && !window.odinTable.connection.busy)"""
         )
         if page.evaluate(done):
             return
         if close_summaries and page.get_by_test_id("summary-continue").count():
             page.get_by_test_id("summary-continue").click()
             continue
-        state = page.evaluate("window.odin.state")
+        state = page.evaluate("window.odinTable.state")
         plays = sorted(
             (a for a in state["legal"] if a.startswith("play ")), key=lambda a: -len(a.split())
         )
-        version = page.evaluate("window.odin.version")
+        version = page.evaluate("window.odinTable.version")
         if state["decision"] == "take" and "take" in shots:
             page.screenshot(path=str(shots.pop("take")))
             assert _serious(page) == []
@@ -107,8 +107,10 @@ def _play_until(
             # Through the client's own socket, to keep the test quick.
             take = next((a for a in state["legal"] if a.startswith("take ")), None)
             action = plays[0] if plays else take or "pass"
-            page.evaluate("(a) => window.odin.connection.act(a, window.odin.version)", action)
-        page.wait_for_function(f"v => window.odin.version > v || ({done})()", arg=version)
+            page.evaluate(
+                "(a) => window.odinTable.connection.act(a, window.odinTable.version)", action
+            )
+        page.wait_for_function(f"v => window.odinTable.version > v || ({done})()", arg=version)
     pytest.fail("the game did not get there in 300 of my turns")
 
 
@@ -124,16 +126,17 @@ def test_the_hand_summary_holds_the_next_hand(page: Page, artifacts: Path) -> No
         "follow": artifacts / f"table-follow-{theme}-1280x720.png",
         "take": artifacts / f"table-take-{theme}-1280x720.png",
     }
-    ended = "() => window.odin.events.some((e) => e.type === 'hand_end')"
+    ended = "() => window.odinTable.events.some((e) => e.type === 'hand_end')"
     # The summary holds the next hand until it is closed, or for a few seconds: longer
     # here, for the checks and screenshots below may take that long on a loaded machine.
-    page.evaluate("window.odin.holdMs = 600000")
+    page.wait_for_function("() => window.odinTable.board")  # the game's board is loaded
+    page.evaluate("window.odinTable.board.holdMs = 600000")
     _play_until(page, ended, shots)
     summary = page.get_by_test_id("hand-summary")
     expect(summary).to_be_visible()
     expect(summary).to_contain_text("Hand 1 is over")
     expect(summary.get_by_test_id("final-play")).to_contain_text("ended the hand")
-    end = next(e for e in page.evaluate("window.odin.events") if e["type"] == "hand_end")
+    end = next(e for e in page.evaluate("window.odinTable.events") if e["type"] == "hand_end")
     rows = summary.locator("tbody tr")
     expect(rows).to_have_count(2)
     for seat_no, points in enumerate(end["points"]):
@@ -153,17 +156,17 @@ def test_the_hand_summary_holds_the_next_hand(page: Page, artifacts: Path) -> No
     assert _serious(page) == []
     # I led hand 1, so the bot leads hand 2: its lead has arrived but waits.
     page.wait_for_function(
-        """() => window.odin.connection.log.some(
-            (m) => m.type === "update" && m.version > window.odin.version)"""
+        """() => window.odinTable.connection.log.some(
+            (m) => m.type === "update" && m.version > window.odinTable.version)"""
     )
     assert not any(
         e["type"] == "play" and e["index"] > end["index"]
-        for e in page.evaluate("window.odin.events")
+        for e in page.evaluate("window.odinTable.events")
     )
     page.get_by_test_id("summary-continue").click()
     expect(summary).to_have_count(0)
     page.wait_for_function(
-        """(i) => window.odin.events.some((e) => e.type === "play" && e.index > i)""",
+        """(i) => window.odinTable.events.some((e) => e.type === "play" && e.index > i)""",
         arg=end["index"],
     )
 
@@ -180,18 +183,18 @@ def test_the_hand_summary_holds_the_next_hand(page: Page, artifacts: Path) -> No
 )
 def test_the_game_end_screen(page: Page, artifacts: Path, request: pytest.FixtureRequest) -> None:
     size, theme, _ = request.node.callspec.params["page"]
-    over = "() => Boolean(window.odin.state && window.odin.state.outcome)"
+    over = "() => Boolean(window.odinTable.state && window.odinTable.state.outcome)"
     _play_until(page, over, {}, close_summaries=True)
     final = page.get_by_test_id("final")
     expect(final).to_be_visible()
-    outcome = page.evaluate("window.odin.state.outcome")
+    outcome = page.evaluate("window.odinTable.state.outcome")
     names = ["Ann", "Random bot"]
     for winner in outcome["winners"]:
         expect(final.locator(".standings .won")).to_contain_text(names[winner])
     expect(final.locator(".winner")).to_contain_text(
         "win" if len(outcome["winners"]) == 1 else "Shared"
     )
-    hands = sum(e["type"] == "hand_end" for e in page.evaluate("window.odin.events"))
+    hands = sum(e["type"] == "hand_end" for e in page.evaluate("window.odinTable.events"))
     stats = page.get_by_test_id("game-stats")
     expect(stats).to_contain_text(f"({hands} hand")
     expect(stats.locator("tbody tr")).to_have_count(2)

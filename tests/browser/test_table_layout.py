@@ -159,7 +159,7 @@ def test_your_turn_fits_one_screen(
     # Lead; the next player is to play: the set lies on the felt with who played it
     # and its value.
     page.get_by_test_id("play").click()
-    page.wait_for_function("() => window.odin.state.to_move === 1")
+    page.wait_for_function("() => window.odinTable.state.to_move === 1")
     expect(page.get_by_test_id("table-area")).to_contain_text("Played by Ann · Worth")
     expect(page.get_by_test_id("turn")).to_have_text("Player 2 is playing")
     page.screenshot(path=str(artifacts / f"table-others-turn-{size}.png"))
@@ -221,7 +221,9 @@ def test_keyboard_play_and_spoken_moves(context: BrowserContext, server: str) ->
     expect(hand).to_have_count(8)
     moves = page.get_by_test_id("moves-announcer")
     expect(moves).to_have_attribute("aria-live", "polite")
-    label = page.evaluate("async (c) => (await import('/static/js/ui.js')).cardLabel(c)", cards[8])
+    label = page.evaluate(
+        "async (c) => (await import('/games/odin/card-view.js')).cardLabel(c)", cards[8]
+    )
     expect(moves).to_contain_text(f"Ann plays {label}")
 
 
@@ -229,10 +231,11 @@ def test_keyboard_play_and_spoken_moves(context: BrowserContext, server: str) ->
 def test_cards_keep_their_colour_and_symbol(context: BrowserContext, server: str) -> None:
     """Small cards show their colour's symbol; unusable cards stay in their colour."""
     page = context.new_page()
-    page.goto(server + "/")
+    page.goto(server + "/static/help.html")  # an Odin page: its cards' stylesheet is there
+    expect(page.get_by_test_id("example").first).to_be_visible()
     looks = page.evaluate(
         """async () => {
-            const { cardEl } = await import("/static/js/ui.js");
+            const { cardEl } = await import("/games/odin/card-view.js");
             const small = cardEl("R5", { size: "xs" });
             const big = cardEl("R5", { size: "lg", button: true });
             big.classList.add("unusable");

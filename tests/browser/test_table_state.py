@@ -1,5 +1,6 @@
-"""The table page's pure state module (static/js/table-state.js), run in Chromium apart
-from the page: state folded from server messages, seats around the table, the selection's
+"""The table page's pure state modules, run in Chromium apart from the page: the shell's
+model folded from server messages (static/js/table-model.js), and Odin's board state
+(odin/web/table-state.js): hand summaries, seats around the table, the selection's
 verdict, the score views, the move messages and the keyboard's card order."""
 
 from __future__ import annotations
@@ -23,15 +24,20 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
         page.close()
 
 
-def call(page: Page, name: str, *args: Any) -> Any:
-    """Call one exported function of table-state.js with JSON arguments."""
+SHELL = "/static/js/table-model.js"
+ODIN = "/games/odin/table-state.js"
+
+
+def call(page: Page, name: str, *args: Any, module: str = ODIN) -> Any:
+    """Call one exported function of a state module (Odin's, or the shell's model) with
+    JSON arguments."""
     return page.evaluate(
-        """async ([name, args]) => {
-            const m = await import("/static/js/table-state.js");
+        """async ([module, name, args]) => {
+            const m = await import(module);
             const out = m[name](...args);
             return out instanceof Set ? [...out].sort() : out;
         }""",
-        [name, list(args)],
+        [module, name, list(args)],
     )
 
 
@@ -60,8 +66,14 @@ DEAL = {"index": 0, "type": "deal", "hand": 1, "leader": 2, "hand_sizes": [9, 9,
 
 
 def test_updates_append_events_and_a_gap_asks_for_a_resync(page: Page) -> None:
-    model = call(page, "emptyModel")
-    first = call(page, "applyUpdate", model, {"version": 1, "events": [DEAL], "state": _state()})
+    model = call(page, "emptyModel", module=SHELL)
+    first = call(
+        page,
+        "applyUpdate",
+        model,
+        {"version": 1, "events": [DEAL], "state": _state()},
+        module=SHELL,
+    )
     assert not first["gap"] and first["model"]["version"] == 1
     assert first["model"]["events"] == [DEAL]
     play = {"index": 1, "type": "play", "seat": 2, "cards": ["K5"], "text": "play K5", "value": 5}
@@ -70,11 +82,16 @@ def test_updates_append_events_and_a_gap_asks_for_a_resync(page: Page) -> None:
         "applyUpdate",
         first["model"],
         {"version": 2, "events": [DEAL, play], "state": _state()},
+        module=SHELL,
     )
     assert [e["index"] for e in second["model"]["events"]] == [0, 1]  # a repeat is ignored
     gap = {"index": 5, "type": "pass", "seat": 0, "text": "pass"}
     third = call(
-        page, "applyUpdate", second["model"], {"version": 6, "events": [gap], "state": _state()}
+        page,
+        "applyUpdate",
+        second["model"],
+        {"version": 6, "events": [gap], "state": _state()},
+        module=SHELL,
     )
     assert third["gap"] and third["model"]["version"] is None
     assert len(third["model"]["events"]) == 2
@@ -83,6 +100,7 @@ def test_updates_append_events_and_a_gap_asks_for_a_resync(page: Page) -> None:
         "applyUpdate",
         second["model"],
         {"version": 1, "events": [DEAL], "state": _state(), "resync": True},
+        module=SHELL,
     )
     assert resync["model"]["events"] == [DEAL]
 
@@ -91,28 +109,14 @@ def test_a_hand_end_in_an_update_opens_its_summary_but_not_at_load(page: Page) -
     shown = [["B1", "R4", "K9"], [], ["P2", "O5"]]
     end = {"index": 1, "type": "hand_end", "seat": 1, "points": [3, 0, 2], "cards": shown}
     deal2 = {**DEAL, "index": 2, "hand": 2}
-    loaded = call(
-        page,
-        "applyUpdate",
-        call(page, "emptyModel"),
-        {"version": 3, "events": [DEAL, end, deal2], "state": _state()},
-    )
-    assert loaded["summary"] is None and loaded["model"]["summarySeen"] == 1
-    start = call(
-        page,
-        "applyUpdate",
-        call(page, "emptyModel"),
-        {"version": 1, "events": [DEAL], "state": _state()},
-    )
-    after = call(
-        page,
-        "applyUpdate",
-        start["model"],
-        {"version": 3, "events": [end, deal2], "state": _state()},
-    )
+    none = {"summarySeen": 0, "summaryOpen": None}
+    loaded = call(page, "summaryUpdate", none, [DEAL, end, deal2], 3, True)  # the first State
+    assert loaded["summary"] is None and loaded["summarySeen"] == 1
+    start = call(page, "summaryUpdate", none, [DEAL], 3, True)
+    after = call(page, "summaryUpdate", start, [DEAL, end, deal2], 3, False)
     assert after["summary"]["points"] == [3, 0, 2] and after["summary"]["ender"] == 1
     assert after["summary"]["cards"] == shown  # every seat's cards left, shown at the end
-    assert after["model"]["summaryOpen"] == after["summary"]
+    assert after["summaryOpen"] == after["summary"]
 
 
 def test_the_selection_keeps_only_held_cards(page: Page) -> None:
@@ -272,7 +276,7 @@ def test_auto_take_only_when_one_card_can_be_taken(page: Page) -> None:
 
 
 def test_no_new_action_until_my_last_one_is_shown(page: Page) -> None:
-    assert not call(page, "myUpdatePending", 7, None)
-    assert call(page, "myUpdatePending", 7, 8)  # acknowledged, its update still queued
-    assert not call(page, "myUpdatePending", 8, 8)
-    assert not call(page, "myUpdatePending", 12, 8)
+    assert not call(page, "myUpdatePending", 7, None, module=SHELL)
+    assert call(page, "myUpdatePending", 7, 8, module=SHELL)  # acknowledged, its update queued
+    assert not call(page, "myUpdatePending", 8, 8, module=SHELL)
+    assert not call(page, "myUpdatePending", 12, 8, module=SHELL)

@@ -120,11 +120,16 @@ def _play_turn(page: Page, seat: int) -> None:
     take are two) until the turn leaves ``seat``. The turn must first reach this page: the
     other player's last move may show on their page before it shows here, and a page
     that still showed their turn would play nothing."""
-    page.wait_for_function("s => window.odin.state && window.odin.state.to_move === s", arg=seat)
-    while page.evaluate("window.odin.state.to_move") == seat:
-        version = page.evaluate("window.odin.version")
-        page.evaluate("window.odin.connection.act(window.odin.state.legal[0], window.odin.version)")
-        page.wait_for_function("v => window.odin.version > v", arg=version)
+    page.wait_for_function(
+        "s => window.odinTable.state && window.odinTable.state.to_move === s", arg=seat
+    )
+    while page.evaluate("window.odinTable.state.to_move") == seat:
+        version = page.evaluate("window.odinTable.version")
+        page.evaluate(
+            """window.odinTable.connection.act(
+                window.odinTable.state.legal[0], window.odinTable.version)"""
+        )
+        page.wait_for_function("v => window.odinTable.version > v", arg=version)
 
 
 def _expect_title(page: Page, title: str) -> None:
@@ -135,10 +140,10 @@ def _expect_title(page: Page, title: str) -> None:
         expect(page).to_have_title(title)
     except AssertionError as failure:
         seen = page.evaluate(
-            """() => ({version: window.odin.version, to_move: window.odin.state.to_move,
-                status: window.odin.status, welcomes: window.odin.connection.welcomes,
-                busy: window.odin.connection.busy, shown: window.odin.shownAt.slice(-5),
-                log: window.odin.connection.log})"""
+            """() => ({version: window.odinTable.version, to_move: window.odinTable.state.to_move,
+                status: window.odinTable.status, welcomes: window.odinTable.connection.welcomes,
+                busy: window.odinTable.connection.busy, shown: window.odinTable.shownAt.slice(-5),
+                log: window.odinTable.connection.log})"""
         )
         raise AssertionError(f"{failure}\nthe page: {json.dumps(seen)}") from None
 
@@ -187,7 +192,7 @@ def test_a_turn_based_table_tells_me_my_turn_in_the_title_and_a_notification(
         # Hidden: the turn coming to me brings one notification, and the turn sound.
         _play_turn(ann, 0)
         ann.evaluate(HIDE, True)
-        played = ann.evaluate("window.odin.sound.played.length")
+        played = ann.evaluate("window.odinTable.sound.played.length")
         _play_turn(bo, 1)
         _expect_title(ann, "Your turn — Odin")
         ann.wait_for_function("() => window.__notes.length === 1")
@@ -195,8 +200,8 @@ def test_a_turn_based_table_tells_me_my_turn_in_the_title_and_a_notification(
         assert note["title"] == "Odin: your turn"
         assert note["body"] == ann.get_by_test_id("turn").text_content()
         assert note["tag"] == f"odin-turn-{table}"
-        assert ann.evaluate("window.odin.sound.played").count("turn") >= 1
-        assert ann.evaluate("window.odin.sound.played.length") > played
+        assert ann.evaluate("window.odinTable.sound.played").count("turn") >= 1
+        assert ann.evaluate("window.odinTable.sound.played.length") > played
         # Alerts off again: remembered, and nothing more is shown.
         ann.evaluate(HIDE, False)
         alerts.click()
@@ -260,7 +265,9 @@ def test_the_final_screen_and_the_replay_show_the_statistics_and_chart(
     page = _open_seat(
         context, server, {table: {"seat": 0, "token": token, "name": "Ann"}}, f"/t/{table}"
     )
-    _play_until(page, "() => Boolean(window.odin.state && window.odin.state.outcome)", {}, True)
+    _play_until(
+        page, "() => Boolean(window.odinTable.state && window.odinTable.state.outcome)", {}, True
+    )
     record = page.evaluate(f"fetch('/api/tables/{table}/record').then((r) => r.json())")
     figures = record["statistics"]
     panel = page.get_by_test_id("statistics")

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 from html.parser import HTMLParser
-from pathlib import Path
 
-from odin_cards.server.app import STATIC
 from odin_cards.server.settings import Settings
+from odin_cards.server.transport.pages import PAGES, page_html
 
 from .harness import Server, new_table, running
 
@@ -76,12 +75,12 @@ class _InlineFinder(HTMLParser):
 
 
 def test_the_pages_have_nothing_inline() -> None:
-    pages = sorted(Path(STATIC).glob("*.html"))
+    pages = sorted(set(PAGES.values()))
     assert pages
     for page in pages:
         finder = _InlineFinder()
-        finder.feed(page.read_text())
-        assert finder.problems == [], (page.name, finder.problems)
+        finder.feed(page_html(page))
+        assert finder.problems == [], (page, finder.problems)
 
 
 async def test_api_docs_are_off_by_default(settings: Settings) -> None:

@@ -8,13 +8,10 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse, Response
-from fastapi.staticfiles import StaticFiles
 from redis.exceptions import RedisError
 
 from odin_cards.server.adapters import open_database
@@ -37,26 +34,15 @@ from odin_cards.server.transport.accounts_api import router as accounts_router
 from odin_cards.server.transport.analysis_api import router as analysis_router
 from odin_cards.server.transport.api import router
 from odin_cards.server.transport.connection import EdgeStats
-from odin_cards.server.transport.errors import ApiError
 from odin_cards.server.transport.headers import SecurityHeaders
 from odin_cards.server.transport.http_limits import BodyLimit
 from odin_cards.server.transport.ops import drain, install_ops
+from odin_cards.server.transport.pages import install_pages
 from odin_cards.server.transport.people_api import router as people_router
 from odin_cards.server.transport.people_routes import router as people_routes
 from odin_cards.server.transport.people_routes import start_people
 from odin_cards.server.transport.quotas import Quotas
 from odin_cards.server.transport.ws import endpoint
-
-STATIC = Path(__file__).parent / "static"
-PAGES = {
-    "/": "index.html",
-    "/t/{table_id}": "table.html",
-    "/t/{table_id}/watch": "table.html",
-    "/t/{table_id}/replay": "replay.html",
-    "/u/{name}": "profile.html",
-    "/leaderboard": "leaderboard.html",
-    "/account": "account.html",
-}
 
 log = logging.getLogger(__name__)
 
@@ -205,9 +191,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(accounts_router)
     app.add_api_websocket_route("/ws/{table_id}", endpoint)
     install_ops(app, ServerProbes(app), metrics)
-    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
-    for path, page in PAGES.items():
-        app.add_api_route(path, _page(page), methods=["GET", "HEAD"], include_in_schema=False)
+    install_pages(app)
 
     errors.install(app)
     auth.install(app)
@@ -223,14 +207,3 @@ def begin_drain(app: FastAPI) -> None:
         # Called from a signal handler: start the hand-over from the event loop itself.
         loop = asyncio.get_running_loop()
         loop.call_soon_threadsafe(lambda: hall._spawn(hall.hand_over()))
-
-
-def _page(name: str) -> Callable[[], Awaitable[Response]]:
-    async def page() -> Response:
-        path = STATIC / name
-        if not path.is_file():
-            raise ApiError(404, "no_client", f"the browser client page {name} is not installed")
-        return FileResponse(path, media_type="text/html")
-
-    page.__name__ = f"page_{name.removesuffix('.html')}"
-    return page

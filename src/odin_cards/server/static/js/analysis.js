@@ -1,7 +1,8 @@
 // The replay page's analysis (issue #13): every move judged by the strongest bot from
 // what its player saw, and a summary per player. The server computes it once the game is
-// over (GET /api/tables/{id}/analysis: 202 while it works, 200 with the analysis); this
-// module asks until it is ready and decorates what replay.js drew. Text only (no markup).
+// over (GET /api/tables/{id}/analysis: 202 while it works, 200 with the analysis; 422
+// bad_game for a game it does not analyse, which then shows none); this module asks until
+// it is ready and decorates what replay.js drew. Text only (no markup).
 
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
@@ -17,6 +18,7 @@ async function fetchAnalysis(id) {
   } catch {
     data = null;
   }
+  if (response.status === 422 && data && data.error === "bad_game") return { data: { status: "none" }, retry: 0 };
   if (!response.ok) throw new Error((data && data.message) || response.statusText);
   const retry = Number(response.headers.get("Retry-After")) || 2;
   return { data, retry };
@@ -32,6 +34,11 @@ export async function watchAnalysis(R, redraw) {
       answer = await fetchAnalysis(R.id);
     } catch (error) {
       R.analysis = { state: "failed", message: String(error.message || error) };
+      redraw();
+      return;
+    }
+    if (answer.data && answer.data.status === "none") {
+      R.analysis = { state: "none" };
       redraw();
       return;
     }
@@ -95,6 +102,7 @@ function summary(analysis, nameOf) {
  * and the analysis panel (pending, failed or the per-player summary). */
 export function annotateReplay(main, R, nameOf) {
   const state = R.analysis || { state: "pending" };
+  if (state.state === "none") return;
   const step = R.steps[R.index];
   const action = main.querySelector(".rp-action");
   if (action && step && step.judged) action.after(moveNote(step.judged));

@@ -34,7 +34,8 @@ async function call(method, path, body) {
 }
 
 export const api = {
-  levels: () => call("GET", "/api/levels"),
+  // A game's bot levels (the server's default game, Odin's, without one).
+  levels: (game = null) => call("GET", game ? `/api/levels?game=${encodeURIComponent(game)}` : "/api/levels"),
   // `settings`: the table's settings fields of NewTable (chat, ...), each optional.
   createTable: (players, bots, options, settings = {}) => call("POST", "/api/tables", { players, bots, options, ...settings }),
   openTables: () => call("GET", "/api/tables?status=open"),

@@ -1,6 +1,7 @@
-// Translations: one JSON file per language in /static/i18n/. The language comes from
-// the menu (remembered in localStorage), else the browser's preferences, else English.
-// A missing key falls back to English, then to the key itself.
+// Translations: one JSON file per language in /static/i18n/ (the shell's words), to which
+// a game's board adds its own (/games/{key}/i18n/, addWords). The language comes from the
+// menu (remembered in localStorage), else the browser's preferences, else English. A
+// missing key falls back to English, then to the key itself.
 
 export const LANGUAGES = {
   en: "English",
@@ -15,8 +16,8 @@ let current = "en";
 let strings = {};
 let english = {};
 
-async function load(lang) {
-  const response = await fetch(`/static/i18n/${lang}.json`);
+async function load(lang, base = "/static/i18n/") {
+  const response = await fetch(`${base}${lang}.json`);
   if (!response.ok) throw new Error(`no translations for ${lang}`);
   return response.json();
 }
@@ -38,6 +39,22 @@ export async function initI18n() {
   strings = current === "en" ? english : await load(current).catch(() => english);
   document.documentElement.lang = current;
   return current;
+}
+
+/**
+ * Add a game's words (docs/ui.md, Boards): `${base}<lang>.json` for English and the
+ * page's language, among the `languages` the game has. They never replace the shell's.
+ */
+export async function addWords(base, languages) {
+  if (!languages.includes("en")) return;
+  const own = await load("en", base).catch(() => ({}));
+  english = { ...own, ...english };
+  if (current === "en") {
+    strings = english;
+    return;
+  }
+  const mine = languages.includes(current) ? await load(current, base).catch(() => ({})) : {};
+  strings = { ...mine, ...strings };
 }
 
 /** Choose a language from the menu: remember it and reload the page in it. */
@@ -98,27 +115,15 @@ export function languageMenu(container) {
 }
 
 /**
- * The server's error explained in the page's language. Engine messages are English; the
- * common ones are recognised and translated, anything else is shown as the server said it.
+ * The server's error explained in the page's language. The server's own messages and,
+ * through `explain(message)` (the board's: null when it does not know the message), the
+ * rules engine's common ones are translated; anything else is shown as the server said it.
  */
-export function explainError(code, message) {
-  const patterns = [
-    [/^(.+) is worth (\d+) and does not beat (\d+)$/, (m) => t("err_too_low", { cards: m[1], value: m[2], table: m[3] })],
-    [/^the leader cannot pass$/, () => t("err_leader_pass")],
-    [/^the table has (\d+) cards?: play (\d+) or (\d+) cards/, (m) => t("err_size", { k: m[2], k1: m[3] })],
-    [/^you do not hold (.+)$/, (m) => t("err_not_held", { cards: m[1] })],
-    [/^the leader plays one card/, () => t("err_lead_one")],
-    [/^you must take one card of the set you beat/, () => t("err_must_take")],
-    [/^it is (.+)'s turn$/, (m) => t("err_whose_turn", { name: m[1] })],
-  ];
+export function explainError(code, message, explain = null) {
   let detail = message || "";
-  for (const [re, make] of patterns) {
-    const m = re.exec(detail);
-    if (m) {
-      detail = make(m);
-      break;
-    }
-  }
+  const turn = /^it is (.+)'s turn$/.exec(detail);
+  const said = turn ? t("err_whose_turn", { name: turn[1] }) : explain ? explain(detail) : null;
+  if (said) detail = said;
   const head = t(`error_${code}`);
   if (head === `error_${code}`) return detail || code;
   return detail && detail !== head ? `${head} ${detail}` : head;

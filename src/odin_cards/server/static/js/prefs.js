@@ -1,11 +1,10 @@
-// The viewer's table preferences, remembered in localStorage ("odin.prefs"): automation,
-// motion speed and sound. Anything missing or malformed takes its default.
+// The viewer's table preferences, remembered in localStorage ("odin.prefs"): motion speed,
+// sound, look, and the board's own (Odin's automation), which the board checks itself.
+// Anything of the shell's that is missing or malformed takes its default.
 
 const KEY = "odin.prefs";
 
 export const DEFAULTS = Object.freeze({
-  autoPass: false, // pass by myself when nothing I hold beats the table
-  autoTake: false, // take by myself when only one card can be taken
   motion: "normal", // "normal", "fast" or "off" (off by default under prefers-reduced-motion)
   sound: true,
   volume: 0.5, // 0 to 1
@@ -26,8 +25,10 @@ export function loadPrefs() {
   }
   const reduced = globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
   const prefs = { ...DEFAULTS, motion: reduced ? "off" : DEFAULTS.motion };
-  if (typeof saved.autoPass === "boolean") prefs.autoPass = saved.autoPass;
-  if (typeof saved.autoTake === "boolean") prefs.autoTake = saved.autoTake;
+  // A board's preferences (simple values only) are kept for the board to read.
+  for (const [key, value] of Object.entries(saved)) {
+    if (!(key in DEFAULTS) && ["boolean", "number", "string"].includes(typeof value)) prefs[key] = value;
+  }
   if (MOTIONS.includes(saved.motion)) prefs.motion = saved.motion;
   if (typeof saved.sound === "boolean") prefs.sound = saved.sound;
   if (typeof saved.volume === "number" && saved.volume >= 0 && saved.volume <= 1) prefs.volume = saved.volume;

@@ -1,19 +1,20 @@
-// The replay page, /t/{id}/replay: a finished game's record, step by step, with every
-// hand shown. The record is only served once the game is over (403 while it runs).
+// The replay page, /t/{id}/replay: a finished game's record, step by step. The shell draws
+// the controls, the move log, the move just made, the chat said up to it, the analysis
+// (analysis.js) and the result; the board module of the table's game (boards.js; docs/
+// ui.md, Boards) rebuilds the positions from the record and draws them (Odin: every hand
+// face up). The record is only served once the game is over (403 while it runs).
 
 import { annotateReplay, watchAnalysis } from "./analysis.js";
 import { api, pageTable } from "./api.js";
-import { sortCards } from "./cards.js";
-import { buildSteps } from "./replay-steps.js";
+import { loadBoard } from "./boards.js";
 import { actionsAt, replayChatPanel } from "./chat.js";
 import { initI18n, t } from "./i18n.js";
-import { optionsSummaryText } from "./options-text.js";
-import { statisticsPanel } from "./statistics.js";
-import { cardEl, cardRow, clear, h, icon, seatName, setLevels, setupHeader } from "./ui.js";
+import { standingsOrder } from "./table-model.js";
+import { clear, h, icon, seatName, setLevels, setupHeader } from "./ui.js";
 
 const main = document.getElementById("main");
-const R = { id: null, table: null, record: null, steps: [], index: 0, timer: null, statistics: null };
-window.odinReplay = R;
+// The page's state: the board's replay (its steps and drawing), the step shown, autoplay.
+const R = { id: null, table: null, record: null, view: null, steps: [], index: 0, timer: null, extra: undefined, analysis: null };
 
 function nameOf(seat) {
   return seatName(seat, null, R.table);
@@ -24,12 +25,12 @@ async function start() {
   setupHeader();
   const { id } = pageTable();
   R.id = id;
-  setLevels(await api.levels().catch(() => []));
   try {
     R.table = (await api.table(id)).table;
   } catch (error) {
     return message(error.status === 404 ? t("table_not_found") : t("load_failed", { message: error.message }));
   }
+  setLevels(await api.levels(R.table.game).catch(() => []));
   try {
     R.record = await api.record(id);
   } catch (error) {
@@ -38,7 +39,10 @@ async function start() {
     }
     return message(t("load_failed", { message: error.message }));
   }
-  R.steps = buildSteps(R.record);
+  const module = await loadBoard(R.table.game);
+  const replay = module.replay || (await import("./plain-board.js")).replay;
+  R.view = replay(R.record, { t, nameOf, table: R.table });
+  R.steps = R.view.steps;
   document.title = `${t("replay_title")} · Odin`;
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
@@ -78,11 +82,10 @@ function toggleAuto(button) {
   button.textContent = R.timer ? t("rp_pause") : t("rp_autoplay");
 }
 
+/** A step's words: the board's note (a deal, a hand's end...), and who made the move
+ * when it was not its seat's person. */
 function noteText(step) {
-  if (step.note) {
-    const name = nameOf(step.note.seat);
-    return t(step.note.key, { name, n: step.hand }) + byText(step);
-  }
+  if (step.note) return step.note + byText(step);
   return byText(step).trim();
 }
 
@@ -94,24 +97,44 @@ function byText(step) {
   return " " + t(mark.by === "stand-in" ? "rp_by_stand_in" : "rp_by_bot");
 }
 
-/** The game's statistics and points chart under the board (statistics.js), built once. */
-function replayStatistics() {
-  const stats = R.record.statistics;
-  if (!stats) return null; // records of other games, and records written before them
-  if (!R.statistics) {
-    const order = [...stats.seats.keys()].sort((a, b) => stats.seats[a].scores.at(-1) - stats.seats[b].scores.at(-1));
-    const target = R.record.options && !R.record.options.one_hand ? R.record.options.target : null;
-    R.statistics = h("section.panel.rp-statistics", {}, statisticsPanel(stats, { nameOf, order, target }));
-  }
-  return R.statistics;
+/** What the board shows under the replay (Odin: the game's statistics), built once. */
+function boardExtra() {
+  if (R.extra === undefined) R.extra = R.view.extra ? R.view.extra() : null;
+  return R.extra;
+}
+
+/** The result, on the last step: the standings with the winners. */
+function finalStandings(players) {
+  const outcome = R.record.outcome;
+  if (!outcome || R.index !== R.steps.length - 1) return null;
+  const winners = outcome.winners || [];
+  return h(
+    "section.panel.final",
+    { "data-testid": "final" },
+    h("h2", {}, t("final_standings")),
+    h(
+      "ol.standings",
+      {},
+      standingsOrder(outcome, players).map((seat) =>
+        h(
+          "li",
+          { class: winners.includes(seat) ? "won" : "" },
+          h("span.player-name", {}, nameOf(seat)),
+          winners.includes(seat) ? h("span.badge.win", {}, t("winner")) : null,
+          h("span.num", {}, t("points_short", { n: outcome.scores[seat] })),
+        ),
+      ),
+    ),
+  );
 }
 
 function render() {
   const scrollY = window.scrollY;
   const step = R.steps[R.index];
   const last = R.steps.length - 1;
-  const players = R.record.players;
-  const slider = h("input", { id: "slider",
+  const players = R.record.players ?? R.table.players;
+  const slider = h("input", {
+    id: "slider",
     type: "range",
     min: "0",
     max: String(last),
@@ -135,36 +158,6 @@ function render() {
   const action = step.action
     ? h("p.rp-action", {}, h("b", {}, nameOf(step.action.seat)), " ", h("code", {}, step.action.text), " ", noteText(step))
     : h("p.rp-action", {}, noteText(step));
-
-  const seats = [];
-  for (let seat = 0; seat < players; seat++) {
-    const classes = ["player", "rp-player"];
-    if (seat === step.toMove) classes.push("to-move");
-    if (step.action && step.action.seat === seat) classes.push("acted");
-    seats.push(
-      h(
-        "article",
-        { class: classes.join(" "), "data-seat": String(seat) },
-        h(
-          "div.player-head",
-          {},
-          h("span.player-name", {}, nameOf(seat)),
-          h("span.player-score", {}, t("points_short", { n: step.scores[seat] })),
-        ),
-        h("div.badges", {}, seat === step.toMove ? h("span.badge.turn", {}, t("to_move")) : null, step.points ? h("span.badge", {}, `+${step.points[seat]}`) : null),
-        h("div.card-row.rp-hand", {}, sortCards(step.hands[seat]).map((c) => cardEl(c, { size: "sm" }))),
-      ),
-    );
-  }
-  const tableArea = h("section.table-area", { "aria-label": t("table_set") });
-  if (step.beaten.length) {
-    tableArea.append(h("div.felt-label", {}, t("other_chooses_take", { name: nameOf(step.toMove) })), cardRow(step.beaten, "md"));
-  }
-  if (step.table.length) {
-    tableArea.append(h("div.felt-label", {}, t("played_by", { name: nameOf(step.tablePlayer) })), h("div.card-row", {}, step.table.map((c) => cardEl(c, { size: "lg" }))));
-  } else {
-    tableArea.append(h("div.felt-empty", {}, step.toMove === null ? "" : t("table_empty", { name: nameOf(step.toMove) })));
-  }
   const log = h(
     "ol.log.rp-log",
     // It scrolls: keyboard users reach it with Tab and scroll it with the arrow keys.
@@ -173,31 +166,25 @@ function render() {
       h(
         "li",
         { class: i === R.index ? "current" : "", onclick: () => go(i) },
-        st.action ? [h("b", {}, nameOf(st.action.seat)), " ", h("code", {}, st.action.text)] : t("rp_deal", { name: nameOf(st.toMove), n: st.hand }),
+        st.action ? [h("b", {}, nameOf(st.action.seat)), " ", h("code", {}, st.action.text)] : st.note || "",
       ),
     ),
   );
-  const outcome = R.record.outcome;
-  const final =
-    R.index === last && outcome
-      ? h(
-          "section.panel.final",
-          { "data-testid": "final" },
-          h("h2", {}, t("final_standings")),
-          h("ol.standings", {}, [...Array(players).keys()].sort((a, b) => outcome.scores[a] - outcome.scores[b]).map((seat) =>
-            h("li", { class: outcome.winners.includes(seat) ? "won" : "" }, h("span.player-name", {}, nameOf(seat)), outcome.winners.includes(seat) ? h("span.badge.win", {}, t("winner")) : null, h("span.num", {}, t("points_short", { n: outcome.scores[seat] }))),
-          )),
-        )
-      : null;
+  const caption = R.view.caption ? R.view.caption(R.index) : null;
   clear(main).append(
     h(
       "div.replay",
       {},
-      h("div.replay-head", {}, h("h1", {}, t("replay_title")), h("span.small", {}, t("hand_n", { n: step.hand }), " · ", optionsSummaryText(R.record.options, players))),
+      h("div.replay-head", {}, h("h1", {}, t("replay_title")), caption ? h("span.small", {}, caption) : null),
       controls,
       action,
-      h("div.layout", {}, h("div.board", {}, final, h("section.players.rp-players", {}, seats), tableArea), h("aside.side", {}, h("section.panel.log-panel", {}, h("h2", {}, t("move_log")), log), replayChatPanel(R.record.chat || [], actionsAt(R.steps, R.index)))),
-      replayStatistics(),
+      h(
+        "div.layout",
+        {},
+        h("div.board", {}, finalStandings(players), R.view.draw(R.index)),
+        h("aside.side", {}, h("section.panel.log-panel", {}, h("h2", {}, t("move_log")), log), replayChatPanel(R.record.chat || [], actionsAt(R.steps, R.index))),
+      ),
+      boardExtra(),
     ),
   );
   annotateReplay(main, R, nameOf);

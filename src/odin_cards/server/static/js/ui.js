@@ -1,6 +1,6 @@
-// Small DOM helpers shared by the pages: element builder, cards, toasts, the header.
+// Small DOM helpers shared by the pages, and by the games' boards (docs/ui.md, Boards):
+// the element builder, toasts, the header, bot levels and seat names, icons.
 
-import { parseCard, shapeSvg } from "./cards.js";
 import { hasText, languageMenu, t, translatePage } from "./i18n.js";
 import { applyLook, loadPrefs } from "./prefs.js";
 
@@ -22,49 +22,6 @@ export function h(tag, attrs = {}, ...children) {
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return el;
-}
-
-export const COLOUR_KEYS = { B: "blue", R: "red", P: "pink", G: "green", K: "black", O: "orange", X: "goat" };
-
-/** A card's name for screen readers and titles: "blue 7", "Grumpy Goat (0)". */
-export function cardLabel(text) {
-  const { colour, number } = parseCard(text);
-  if (colour === "X") return t("goat_card");
-  return t("card_label", { colour: t(`colour_${COLOUR_KEYS[colour]}`), number });
-}
-
-/**
- * A card. Options: size ("sm", "md", "lg"), button (a toggle button with aria-pressed),
- * selected. The colour is shown three ways: fill, shape symbol and the label.
- */
-export function cardEl(text, { size = "md", button = false, selected = false, onclick = null } = {}) {
-  const { colour, number } = parseCard(text);
-  const cls = `card.card-${size}.c-${colour}`;
-  const label = cardLabel(text);
-  const el = button
-    ? h(`button.${cls}`, { type: "button", "aria-pressed": selected ? "true" : "false", "aria-label": label, title: label, onclick })
-    : h(`span.${cls}`, { role: "img", "aria-label": label, title: label });
-  el.dataset.card = text;
-  el.append(
-    h("span.corner.top", {}, shapeSvg(colour)),
-    h("span.num", { "aria-hidden": "true" }, String(number)),
-    h("span.corner.bottom", {}, shapeSvg(colour)),
-  );
-  if (selected) el.classList.add("selected");
-  return el;
-}
-
-/** A row of cards (a set on the table, known cards...). */
-export function cardRow(cards, size = "sm") {
-  return h("span.card-row", {}, cards.map((c) => cardEl(c, { size })));
-}
-
-/** Face-down card backs for a hand size (capped, with the count beside). */
-export function backsEl(count) {
-  const shown = Math.min(count, 9);
-  const backs = [];
-  for (let i = 0; i < shown; i++) backs.push(h("span.back", { "aria-hidden": "true" }));
-  return h("span.backs", { title: t("cards_in_hand", { n: count }) }, backs, h("span.count", {}, t("cards_in_hand", { n: count })));
 }
 
 let toastTimer = null;

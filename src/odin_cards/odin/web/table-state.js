@@ -1,40 +1,23 @@
-// The table page's state, folded from the server's messages: pure functions only (no DOM,
-// no storage, no clock), so that they are tested apart from the page (tests/browser/
-// test_table_state.py). The page (table.js) keeps one model object, replaces it with what
-// these functions return, and draws from it; texts are message keys with parameters, so
-// the page translates them and this module stays language-free.
+// Odin's board state, derived from the State and the public events: pure functions only
+// (no DOM, no storage, no clock), so that they are tested apart from the page (tests/
+// browser/test_table_state.py). The board (board.js) keeps its own few facts (selection,
+// the summaries seen) and draws from what these return; texts are message keys with
+// parameters, so the board translates them and this module stays language-free.
 //
-// The server stays the authority: what may be played comes from State.legal; the client
+// The server stays the authority: what may be played comes from State.legal; the board
 // only explains a selection and arranges what it was sent.
 
+import { isMyTurn } from "/static/js/table-model.js";
 import { actionCards, judgeSelection, normalizeAction, playText } from "./cards.js";
 import { handSummaries, passedSeats } from "./history.js";
 
-/** A fresh model: nothing received yet. */
-export function emptyModel() {
-  return { version: null, events: [], state: null, summarySeen: 0, summaryOpen: null };
-}
-
 /**
- * Fold one `update` message into the model. Returns {model, gap, summary}: `gap` is true
- * when events were missed (the page must resync: the model is then unchanged but for a
- * null version); `summary` is the hand summary of a hand that ended in this update (null
- * if none, or at the first update, whose past hand ends are history, not news).
+ * The hand summaries after the events of an update: {summarySeen, summaryOpen, summary}.
+ * `summary` is the summary of a hand that ended in this update, which then lies open
+ * (null if none, or at the first State shown, whose past hand ends are history, not news).
  */
-export function applyUpdate(model, msg) {
-  const first = model.state === null;
-  let events;
-  if (msg.resync || model.version === null) {
-    events = [...msg.events];
-  } else {
-    events = [...model.events];
-    for (const e of msg.events) {
-      if (e.index === events.length) events.push(e);
-      else if (e.index > events.length) return { model: { ...model, version: null }, gap: true, summary: null };
-    }
-  }
-  const summaries = handSummaries(events, msg.state.players);
-  let { summarySeen, summaryOpen } = model;
+export function summaryUpdate({ summarySeen, summaryOpen }, events, players, first) {
+  const summaries = handSummaries(events, players);
   let summary = null;
   if (first) summarySeen = summaries.length;
   else if (summaries.length > summarySeen) {
@@ -42,12 +25,7 @@ export function applyUpdate(model, msg) {
     summary = summaries[summaries.length - 1];
     summaryOpen = summary;
   }
-  return { model: { version: msg.version, events, state: msg.state, summarySeen, summaryOpen }, gap: false, summary };
-}
-
-/** The events of an update that the page has not shown yet (to announce and animate them). */
-export function newEvents(before, after) {
-  return after.events.slice(before.version === null ? after.events.length : before.events.length);
+  return { summarySeen, summaryOpen, summary };
 }
 
 /** The selection kept after the hand changed: only cards still held, in the same order. */
@@ -60,10 +38,6 @@ export function keepSelection(selection, hand) {
 /** Select or unselect a card. */
 export function toggleSelection(selection, card) {
   return selection.includes(card) ? selection.filter((c) => c !== card) : [...selection, card];
-}
-
-export function isMyTurn(st, seat) {
-  return Boolean(st && seat !== null && seat !== undefined && st.to_move === seat && !st.outcome);
 }
 
 /** Whose turn and what to do, as a message key; `seat` names the player to move. */
@@ -232,13 +206,4 @@ export function automaticAction(st, mySeat, events, prefs, passRound) {
   }
   if (prefs.autoPass && !usableCards(st.legal).size) return { action: "pass", key: "auto_pass_done", params: { value: st.table_value } };
   return null;
-}
-
-/**
- * Whether my acknowledged action's update is still to be shown (it may wait in the queue
- * behind other moves): until it is, the page offers no new action, which the server would
- * refuse as made on an old position.
- */
-export function myUpdatePending(version, ackedVersion) {
-  return ackedVersion !== null && ackedVersion !== undefined && (version === null || version < ackedVersion);
 }

@@ -1,9 +1,11 @@
-// The rules page, /static/help.html: the rules in short, then worked examples drawn
-// with real cards (a set's value, beating with one card more, the take, the finishing
+// The rules page, /static/help.html (Odin's page): the rules in short, then worked examples
+// drawn with real cards (a set's value, beating with one card more, the take, the finishing
 // lead, the Grumpy Goat), in the page's language.
 
-import { initI18n, t } from "./i18n.js";
-import { cardRow, clear, h, setupHeader } from "./ui.js";
+import { initI18n, t } from "/static/js/i18n.js";
+import { loadOwnWords } from "./words.js";
+import { clear, h, setupHeader } from "/static/js/ui.js";
+import { cardRow } from "./card-view.js";
 
 const EXAMPLES = [
   // [title key, text key, rows of [label key | null, cards]]
@@ -16,6 +18,7 @@ const EXAMPLES = [
 
 async function start() {
   await initI18n();
+  await loadOwnWords();
   setupHeader();
   document.title = `${t("rules_title")} · Odin`;
   const main = document.getElementById("main");

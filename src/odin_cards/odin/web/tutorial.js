@@ -1,11 +1,14 @@
-// The first-game tutorial, /static/tutorial.html: one scripted hand against a tutor, in
-// the browser only (no server, no table). Each step asks for one move that teaches a rule
-// by doing it: beating with one card more, the take, leading a round, a number set,
-// passing, getting rid of cards, the finishing lead. Any other move is refused with a hint.
+// The first-game tutorial, /static/tutorial.html (Odin's page): one scripted hand against a
+// tutor, in the browser only (no server, no table). Each step asks for one move that
+// teaches a rule by doing it: beating with one card more, the take, leading a round, a
+// number set, passing, getting rid of cards, the finishing lead. Any other move is refused
+// with a hint.
 
 import { judgeSelection, normalizeAction, playText, setValue, sortCards } from "./cards.js";
-import { initI18n, t } from "./i18n.js";
-import { cardEl, cardLabel, cardRow, clear, h, setupHeader } from "./ui.js";
+import { initI18n, t } from "/static/js/i18n.js";
+import { loadOwnWords } from "./words.js";
+import { clear, h, setupHeader } from "/static/js/ui.js";
+import { cardEl, cardLabel, cardRow } from "./card-view.js";
 
 const DEAL = ["B2", "B8", "R7", "G5", "K5", "B5", "O3", "O6", "O9"];
 const TUTOR_CARDS = 9;
@@ -36,7 +39,20 @@ const M = {
   moves: [], // what happened, in words
   ask: null, // the move the current step asks for
 };
-window.odinTutorial = M; // for the tests
+// The test hook (docs/ui.md, The test hook): the step, the move it asks for, a wrong move.
+Object.defineProperty(window, "odinTutorial", {
+  value: Object.freeze({
+    get step() {
+      return M.step;
+    },
+    get ask() {
+      return M.ask;
+    },
+    get wrong() {
+      return M.wrong;
+    },
+  }),
+});
 
 const main = document.getElementById("main");
 
@@ -196,6 +212,7 @@ function render() {
 
 async function start() {
   await initI18n();
+  await loadOwnWords();
   setupHeader();
   document.title = `${t("tut_title")} · Odin`;
   next();

@@ -4,8 +4,9 @@
 // on the replay page. Built with DOM calls only (names go in as text, never as markup);
 // the chart is inline SVG, no third-party script.
 
-import { t } from "./i18n.js";
-import { cardRow, h } from "./ui.js";
+import { t } from "/static/js/i18n.js";
+import { h } from "/static/js/ui.js";
+import { cardRow } from "./card-view.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // One colour and one dash pattern per seat, so the lines differ without colour too.

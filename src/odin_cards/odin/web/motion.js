@@ -1,62 +1,10 @@
-// Motion on the table page: updates that arrive together are shown one after the other at
-// a readable pace (a queue), and each move is animated with the Web Animations API (no
-// inline styles, so it keeps to the Content-Security-Policy): a play flies from its player
-// to the felt, the taken card to the taker and the rest to the discards, a round's end
-// sweeps the felt. Speeds: "normal", "fast", "off" (prefers-reduced-motion starts at off).
+// Motion on Odin's board: each move is animated with the Web Animations API (no inline
+// styles, so it keeps to the Content-Security-Policy): a play flies from its player to the
+// felt, the taken card to the taker and the rest to the discards, a round's end sweeps the
+// felt. Speeds: "normal", "fast", "off" (the shell's motion preference; the shell's queue,
+// /static/js/queue.js, paces the updates these animate).
 
-const PACE_MS = { normal: 650, fast: 250, off: 0 };
 const FLIGHT_MS = { normal: 420, fast: 180, off: 0 };
-
-/** Updates applied one at a time, `pace` apart when they queue up. */
-export class UpdateQueue {
-  /** apply(msg) shows one update and returns whether it held a move worth a pause. */
-  constructor(apply, getSpeed) {
-    this.apply = apply;
-    this.getSpeed = getSpeed;
-    this.queue = [];
-    this.timer = null;
-    this.busyUntil = 0;
-    this.holdUntil = 0;
-  }
-
-  /** Hold what comes next for `ms` (a hand's summary), or until release(). */
-  hold(ms) {
-    this.holdUntil = performance.now() + ms;
-  }
-
-  release() {
-    this.holdUntil = 0;
-    this.busyUntil = 0;
-    clearTimeout(this.timer);
-    this.pump();
-  }
-
-  push(msg) {
-    this.queue.push(msg);
-    if (!this.timer) this.pump();
-  }
-
-  /** Drop what is queued (a resync replaces it all). */
-  clear() {
-    this.queue = [];
-  }
-
-  pump() {
-    this.timer = null;
-    const wait = Math.max(this.busyUntil, this.holdUntil) - performance.now();
-    if (this.queue.length && wait > 0) {
-      this.timer = setTimeout(() => this.pump(), wait);
-      return;
-    }
-    const msg = this.queue.shift();
-    if (!msg) return;
-    const moved = this.apply(msg);
-    // A long queue (a reconnection, a fast bot table) catches up three times faster.
-    const pace = PACE_MS[this.getSpeed()] || 0;
-    this.busyUntil = performance.now() + (moved ? (this.queue.length > 6 ? pace / 3 : pace) : 0);
-    if (this.queue.length) this.pump();
-  }
-}
 
 /** The card elements lying on the felt (the set, the beaten set), not the discards. */
 function feltCard(root, card) {
