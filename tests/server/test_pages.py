@@ -195,3 +195,28 @@ async def test_a_board_from_a_package_outside_the_repository(
     page = _parsed((await http.get("/t/abc123")).text)
     [meta] = page.of("meta", name="odin-boards")
     assert json.loads(str(meta["content"]))["tiny"] == {"css": False, "words": ["en"]}
+
+
+async def test_a_broken_web_package_leaves_its_game_on_the_plain_board(
+    http: httpx.AsyncClient, tmp_path: Path
+) -> None:
+    """A package that cannot be imported takes no page down: its game is listed with no
+    board (the plain board stands in) and its files are 404."""
+    site = tmp_path / "site"
+    (site / "broken_board_web").mkdir(parents=True)
+    (site / "broken_board_web" / "__init__.py").write_text("raise RuntimeError('broken')\n")
+    (site / "broken_board_web" / "board.js").write_text("export function mount() {}\n")
+    plugins = [
+        GamePlugin(key=key, name=key, rules="odin_cards.odin.rules.odin:ODIN", web=web)
+        for key, web in (("gone", "no_such_board_package"), ("broken", "broken_board_web"))
+    ]
+    sys.path.insert(0, str(site))
+    try:
+        with games.registered(*plugins):
+            assert "gone" not in boards() and "broken" not in boards()
+            assert (await http.get("/t/abc123")).status_code == 200
+            for path in ("/games/gone/board.js", "/games/broken/board.js"):
+                assert (await http.get(path)).status_code == 404, path
+    finally:
+        sys.path.remove(str(site))
+        sys.modules.pop("broken_board_web", None)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib.resources
 import json
+import logging
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ from jinja2 import TemplateNotFound
 
 from odin_cards import games
 from odin_cards.server.transport.errors import ApiError
+
+log = logging.getLogger(__name__)
 
 HERE = Path(__file__).resolve().parents[1]
 STATIC = HERE / "static"
@@ -71,6 +74,8 @@ _PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
 """One part of an asset's path: plain characters, never a leading dot (``..``, hidden)."""
 
 _templates = Jinja2Templates(directory=TEMPLATES)
+_broken: set[str] = set()
+"""``web`` packages that failed to import (logged once each)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +92,14 @@ class Board:
 
 def web_directory(package: str) -> Path | None:
     """The directory of a game's ``web`` package (``None``: it cannot be imported, or is
-    not on a file system, e.g. in a zip file)."""
+    not on a file system, e.g. in a zip file). A broken package takes only its own game's
+    board down (the plain board stands in), never the pages."""
     try:
         found = importlib.resources.files(package)
-    except (ImportError, TypeError, ValueError):
+    except Exception as error:
+        if package not in _broken:
+            _broken.add(package)
+            log.error("the web package %r cannot be imported: %s: %s", package, type(error), error)
         return None
     path = Path(str(found))
     return path if path.is_dir() else None

@@ -39,9 +39,13 @@ async function start() {
     }
     return message(t("load_failed", { message: error.message }));
   }
-  const module = await loadBoard(R.table.game);
-  const replay = module.replay || (await import("./plain-board.js")).replay;
-  R.view = replay(R.record, { t, nameOf, table: R.table });
+  try {
+    const module = await loadBoard(R.table.game);
+    const replay = module.replay || (await import("./plain-board.js")).replay;
+    R.view = replay(R.record, { t, nameOf, table: R.table });
+  } catch (error) {
+    return message(t("load_failed", { message: String(error.message || error) }));
+  }
   R.steps = R.view.steps;
   document.title = `${t("replay_title")} · Odin`;
   document.addEventListener("keydown", (e) => {

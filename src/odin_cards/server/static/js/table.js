@@ -46,6 +46,7 @@ const P = {
   loaded: false,
   join: { draft: null, focused: false }, // the join form's name being typed, and its focus
   chat: null, // the chat panel (chat.js)
+  tellVisibility: null, // tell the server now whether the page is shown (presence.js)
   clock: null, // the TableClock (clock.js): countdown, stand-ins, bots for people
   rematch: null, // the rematch's answers at a finished table (rematch.js)
   sound: null, // the Sound (sound.js)
@@ -170,8 +171,15 @@ async function start() {
     showFatal(error.status === 404 ? t("table_not_found") : t("load_failed", { message: error.message }));
     return;
   }
-  const [module, levels] = await Promise.all([loadBoard(P.table.game), api.levels(P.table.game).catch(() => [])]);
-  setLevels(levels);
+  let module;
+  try {
+    let levels;
+    [module, levels] = await Promise.all([loadBoard(P.table.game), api.levels(P.table.game).catch(() => [])]);
+    setLevels(levels);
+  } catch (error) {
+    showFatal(t("load_failed", { message: String(error.message || error) }));
+    return;
+  }
   // A seat link from another device (#seat=<token>): keep the token, drop it from the URL.
   const fromLink = new URLSearchParams(location.hash.slice(1)).get("seat");
   if (fromLink && P.mode === "play") {
@@ -201,6 +209,10 @@ async function start() {
   P.tellVisibility = reportVisibility((message) => P.connection.raw(message));
   P.connection.start();
   window.addEventListener("online", () => P.connection.nudge());
+  // Leaving for good (not into the back-forward cache): the board stops its timers.
+  window.addEventListener("pagehide", (event) => {
+    if (!event.persisted) P.board.destroy();
+  });
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) P.connection.nudge();
   });
