@@ -105,6 +105,66 @@ def test_updates_append_events_and_a_gap_asks_for_a_resync(page: Page) -> None:
     assert resync["model"]["events"] == [DEAL]
 
 
+def test_events_without_an_index_take_their_place_from_the_version(page: Page) -> None:
+    """A game's events need no `index`: an update's events end at its version."""
+    first = call(
+        page,
+        "applyUpdate",
+        call(page, "emptyModel", module=SHELL),
+        {"version": 2, "events": [{"kind": "deal"}, {"kind": "take", "seat": 0}], "state": {}},
+        module=SHELL,
+    )
+    take = {"kind": "take", "seat": 1, "count": 2}
+    second = call(
+        page,
+        "applyUpdate",
+        first["model"],
+        {"version": 3, "events": [take], "state": {}},
+        module=SHELL,
+    )
+    assert not second["gap"] and second["model"]["events"][-1] == take
+    assert len(second["model"]["events"]) == 3
+    again = call(
+        page,
+        "applyUpdate",
+        second["model"],
+        {"version": 3, "events": [take], "state": {}},
+        module=SHELL,
+    )
+    assert len(again["model"]["events"]) == 3  # a repeat is ignored
+    missed = call(
+        page,
+        "applyUpdate",
+        second["model"],
+        {"version": 5, "events": [take], "state": {}},
+        module=SHELL,
+    )
+    assert missed["gap"]
+
+
+def test_the_game_is_over_by_its_outcome_or_else_by_its_table(page: Page) -> None:
+    finished = {"status": "finished"}
+    assert call(page, "gameOver", {"outcome": {"winners": [0]}}, None, module=SHELL)
+    assert not call(page, "gameOver", {"outcome": None}, finished, module=SHELL)  # shown later
+    assert call(page, "gameOver", {"winner": 1}, finished, module=SHELL)  # a State without one
+    assert not call(page, "gameOver", {"winner": None}, {"status": "playing"}, module=SHELL)
+    over = call(page, "turnMessage", {"to_move": None}, 0, True, module=SHELL)
+    assert over["key"] == "game_over"
+    assert call(page, "turnMessage", {"to_move": 0, "outcome": None}, 0, module=SHELL) == {
+        "key": "turn_you",
+        "params": {},
+    }
+
+
+def test_the_standings_put_the_winners_first_whichever_way_scores_count(page: Page) -> None:
+    low = {"scores": [9, 2, 5], "winners": [1]}  # penalty points: the least wins
+    assert call(page, "standingsOrder", low, 3, module=SHELL) == [1, 2, 0]
+    high = {"scores": [9, 2, 5], "winners": [0]}  # glory: the most wins
+    assert call(page, "standingsOrder", high, 3, module=SHELL) == [0, 2, 1]
+    tie = {"scores": [4, 4, 1], "winners": [1]}  # a tie broken otherwise
+    assert call(page, "standingsOrder", tie, 3, module=SHELL)[0] == 1
+
+
 def test_a_hand_end_in_an_update_opens_its_summary_but_not_at_load(page: Page) -> None:
     shown = [["B1", "R4", "K9"], [], ["P2", "O5"]]
     end = {"index": 1, "type": "hand_end", "seat": 1, "points": [3, 0, 2], "cards": shown}

@@ -16,30 +16,33 @@ import { h } from "./ui.js";
  * `answer(answer, extra)` and `follow(next, seated)`.
  */
 export function endFrame({ state, table, rematch, mySeat, nameOf, answer, follow, order = null, winners = null, score = null, extra = null }) {
-  const outcome = state.outcome;
-  const players = state.players ?? (outcome.scores || []).length;
-  const won = new Set(winners || outcome.winners || []);
-  const seats = order || standingsOrder(outcome, players);
+  // A State without an outcome (a game whose view has none) ends with no standings.
+  const outcome = state.outcome || null;
+  const players = state.players ?? (outcome ? (outcome.scores || []).length : table.players);
+  const won = new Set(winners || (outcome && outcome.winners) || []);
+  const seats = order || (outcome ? standingsOrder(outcome, players) : []);
   const scoreText = score || ((seat) => t("points_short", { n: outcome.scores[seat] }));
   const winnerNames = [...won].map(nameOf).join(", ");
   return h(
     "section.panel.final",
     { "data-testid": "final" },
-    h("h2", {}, t("final_standings")),
-    h("p.winner", {}, won.size > 1 ? t("winners_shared", { names: winnerNames }) : t("winner_is", { name: winnerNames })),
-    h(
-      "ol.standings",
-      {},
-      seats.map((seat) =>
-        h(
-          "li",
-          { class: won.has(seat) ? "won" : "" },
-          h("span.player-name", {}, nameOf(seat)),
-          won.has(seat) ? h("span.badge.win", {}, t("winner")) : null,
-          h("span.num", {}, scoreText(seat)),
-        ),
-      ),
-    ),
+    h("h2", {}, outcome ? t("final_standings") : t("game_over")),
+    won.size ? h("p.winner", {}, won.size > 1 ? t("winners_shared", { names: winnerNames }) : t("winner_is", { name: winnerNames })) : null,
+    seats.length
+      ? h(
+          "ol.standings",
+          {},
+          seats.map((seat) =>
+            h(
+              "li",
+              { class: won.has(seat) ? "won" : "" },
+              h("span.player-name", {}, nameOf(seat)),
+              won.has(seat) ? h("span.badge.win", {}, t("winner")) : null,
+              h("span.num", {}, scoreText(seat)),
+            ),
+          ),
+        )
+      : null,
     rematchPanel({ table, rematch, mySeat, nameOf, answer, follow }),
     h(
       "div.actions",

@@ -37,7 +37,7 @@ export function mount(element, ctx) {
   function seats(state) {
     const list = [];
     for (let seat = 0; seat < seatCount(state); seat++) {
-      const toMove = state.to_move === seat && !state.outcome;
+      const toMove = state.to_move === seat && !over;
       const badges = ctx.seatBadges(seat);
       if (toMove) badges.push(h("span.badge.turn", { title: ctx.t("to_move") }, ctx.t("to_move")));
       list.push(
@@ -78,10 +78,11 @@ export function mount(element, ctx) {
 
   return {
     update(state, info) {
+      const ended = info.over && !over;
+      over = info.over;
       element.replaceChildren(h("div.plain-board", {}, seats(state), actions(state), fields(state)));
-      if (state.outcome && !over) ctx.sound("game");
+      if (ended) ctx.sound("game");
       else if (info.fresh.length) ctx.sound("play");
-      over = Boolean(state.outcome);
     },
     refresh() {
       for (const button of buttons) button.disabled = !ctx.canAct();
@@ -92,16 +93,19 @@ export function mount(element, ctx) {
   };
 }
 
-/** The replay: the record's actions ([seat, text] each), one step per action after the
- * start; the shell shows them in its log and the result at the end. */
+/** The replay: the record's actions (each [seat, text], or the text alone), one step per
+ * action after the start; the shell shows them in its log and the result at the end. */
 export function replay(record, ctx) {
-  const actions = Array.isArray(record.actions) ? record.actions.filter((a) => Array.isArray(a) && a.length === 2) : [];
-  const steps = [{ action: null, note: ctx.t("plain_start") }, ...actions.map(([seat, text], number) => ({ action: { seat, text: String(text), number } }))];
+  const actions = (Array.isArray(record.actions) ? record.actions : []).map((a) =>
+    Array.isArray(a) && a.length === 2 ? { seat: Number.isInteger(a[0]) ? a[0] : null, text: String(a[1]) } : { seat: null, text: String(a) },
+  );
+  const steps = [{ action: null, note: ctx.t("plain_start") }, ...actions.map((a, number) => ({ action: { ...a, number } }))];
   return {
     steps,
     draw(index) {
       const step = steps[index];
-      const line = step.action ? [h("b", {}, ctx.nameOf(step.action.seat)), " ", h("code", {}, step.action.text)] : step.note;
+      const who = step.action && step.action.seat !== null ? [h("b", {}, ctx.nameOf(step.action.seat)), " "] : [];
+      const line = step.action ? [...who, h("code", {}, step.action.text)] : step.note;
       return h(
         "section.panel.plain-step",
         { "data-testid": "plain-step" },

@@ -101,6 +101,12 @@ function byText(step) {
   return " " + t(mark.by === "stand-in" ? "rp_by_stand_in" : "rp_by_bot");
 }
 
+/** A move: who made it (when the record says), and its text. */
+function moveEl(action) {
+  const who = Number.isInteger(action.seat) ? [h("b", {}, nameOf(action.seat)), " "] : [];
+  return [...who, h("code", {}, action.text)];
+}
+
 /** What the board shows under the replay (Odin: the game's statistics), built once. */
 function boardExtra() {
   if (R.extra === undefined) R.extra = R.view.extra ? R.view.extra() : null;
@@ -125,7 +131,7 @@ function finalStandings(players) {
           { class: winners.includes(seat) ? "won" : "" },
           h("span.player-name", {}, nameOf(seat)),
           winners.includes(seat) ? h("span.badge.win", {}, t("winner")) : null,
-          h("span.num", {}, t("points_short", { n: outcome.scores[seat] })),
+          outcome.scores ? h("span.num", {}, t("points_short", { n: outcome.scores[seat] })) : null,
         ),
       ),
     ),
@@ -159,9 +165,7 @@ function render() {
     auto,
     h("span.step-count", { "data-testid": "step" }, t("rp_step", { i: R.index + 1, n: last + 1 })),
   );
-  const action = step.action
-    ? h("p.rp-action", {}, h("b", {}, nameOf(step.action.seat)), " ", h("code", {}, step.action.text), " ", noteText(step))
-    : h("p.rp-action", {}, noteText(step));
+  const action = step.action ? h("p.rp-action", {}, moveEl(step.action), " ", noteText(step)) : h("p.rp-action", {}, noteText(step));
   const log = h(
     "ol.log.rp-log",
     // It scrolls: keyboard users reach it with Tab and scroll it with the arrow keys.
@@ -170,7 +174,7 @@ function render() {
       h(
         "li",
         { class: i === R.index ? "current" : "", onclick: () => go(i) },
-        st.action ? [h("b", {}, nameOf(st.action.seat)), " ", h("code", {}, st.action.text)] : st.note || "",
+        st.action ? moveEl(st.action) : st.note || "",
       ),
     ),
   );

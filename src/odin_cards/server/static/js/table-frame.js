@@ -9,8 +9,8 @@ import { t } from "./i18n.js";
 import { h, toast } from "./ui.js";
 
 /**
- * The game's frame. `view`: {state, board, boardEl, banner, mine, seat, id, token, wide,
- * tools, sideTab, drawerOpen, prefs, events, notes, chatEl, nameOf, onTab(key),
+ * The game's frame. `view`: {state, over, board, boardEl, banner, mine, seat, id, token,
+ * wide, tools, sideTab, drawerOpen, prefs, events, notes, chatEl, nameOf, onTab(key),
  * onDrawer(open), onPref(name, value)}.
  */
 export function gameFrame(view) {
@@ -87,7 +87,7 @@ function renderSide(view, tools) {
     tools,
     tablist,
     panels,
-    view.seat !== null && !st.outcome ? renderSeatLink(view) : null,
+    view.seat !== null && !view.over ? renderSeatLink(view) : null,
     view.chatEl, // the same element each time: what is being typed stays
   );
 }
@@ -152,7 +152,7 @@ function renderSettings(view) {
 export function eventText(e, nameOf) {
   const parts = [];
   if (Number.isInteger(e.seat)) parts.push(`${nameOf(e.seat)}:`);
-  parts.push(String(e.type));
+  if (e.type !== undefined) parts.push(String(e.type));
   for (const [key, value] of Object.entries(e)) {
     if (key === "index" || key === "type" || key === "seat" || value === null || value === undefined) continue;
     parts.push(`${key} ${Array.isArray(value) ? value.join(" ") : typeof value === "object" ? JSON.stringify(value) : value}`);

@@ -2,7 +2,8 @@
 // (no DOM, no storage, no clock), tested apart from the page (tests/browser/
 // test_table_state.py). The shell (table.js) keeps one model, replaces it with what
 // applyUpdate returns and hands the State and the events to the game's board. Nothing here
-// knows a game: any game's State has `to_move`, `outcome` and `legal` (docs/protocol.md).
+// knows a game: a State has `legal` and, by convention, `to_move` and `outcome`
+// ({scores, winners}); a game whose State has no `outcome` is over when its table is.
 
 /** A fresh model: nothing received yet. */
 export function emptyModel() {
@@ -12,7 +13,9 @@ export function emptyModel() {
 /**
  * Fold one `update` message into the model. Returns {model, gap}: `gap` is true when
  * events were missed (the page must resync: the model is then unchanged but for a null
- * version). Events already held (a repeat) are ignored; a `resync` replaces them all.
+ * version). Events already held (a repeat) are ignored; a `resync` replaces them all. An
+ * event's place in the history is its `index`, or, for a game whose events carry none,
+ * where the update puts it: the version counts the events, so they end there.
  */
 export function applyUpdate(model, msg) {
   let events;
@@ -20,9 +23,11 @@ export function applyUpdate(model, msg) {
     events = [...msg.events];
   } else {
     events = [...model.events];
-    for (const e of msg.events) {
-      if (e.index === events.length) events.push(e);
-      else if (e.index > events.length) return { model: { ...model, version: null }, gap: true };
+    const start = msg.version - msg.events.length;
+    for (const [offset, e] of msg.events.entries()) {
+      const index = Number.isInteger(e.index) ? e.index : start + offset;
+      if (index === events.length) events.push(e);
+      else if (index > events.length) return { model: { ...model, version: null }, gap: true };
     }
   }
   return { model: { version: msg.version, events, state: msg.state }, gap: false };
@@ -33,16 +38,25 @@ export function newEvents(before, after) {
   return after.events.slice(before.version === null ? after.events.length : before.events.length);
 }
 
+/**
+ * Whether the game is over: the State's `outcome` when it has one (Odin's: null until the
+ * end), else the table's status (a State without `outcome`).
+ */
+export function gameOver(st, table) {
+  if (st && Object.hasOwn(st, "outcome")) return Boolean(st.outcome);
+  return Boolean(table && table.status === "finished");
+}
+
 /** Whether `seat` is to move in the State (never once the game is over). */
 export function isMyTurn(st, seat) {
   return Boolean(st && seat !== null && seat !== undefined && st.to_move === seat && !st.outcome);
 }
 
 /** Whose turn, as a message key; `seat` names the player to move (the plain words: a
- * board may say more, e.g. what to do). */
-export function turnMessage(st, mySeat) {
+ * board may say more, e.g. what to do). `over`: whether the game is over (gameOver). */
+export function turnMessage(st, mySeat, over = Boolean(st && st.outcome)) {
   if (!st) return null;
-  if (st.outcome) return { key: "game_over", params: {} };
+  if (over) return { key: "game_over", params: {} };
   const seat = st.to_move;
   if (seat === null || seat === undefined) return null;
   if (seat === mySeat) return { key: "turn_you", params: {} };

@@ -23,7 +23,7 @@ import { applyPresence, presenceDot, reportVisibility } from "./presence.js";
 import { UpdateQueue } from "./queue.js";
 import { Sound } from "./sound.js";
 import { gameFrame, eventText } from "./table-frame.js";
-import { applyUpdate, emptyModel, isMyTurn, myUpdatePending, newEvents, turnMessage } from "./table-model.js";
+import { applyUpdate, emptyModel, gameOver, isMyTurn, myUpdatePending, newEvents, turnMessage } from "./table-model.js";
 import { clear, h, levelName, seatName, setLevels, setupHeader, toast } from "./ui.js";
 import { joinForm, waitingRoom } from "./waiting.js";
 
@@ -260,9 +260,14 @@ function boardContext() {
       return endFrame({ ...options, state: P.model.state, table: P.table, rematch: P.rematch, mySeat: P.seat, nameOf, answer: answerRematch, follow: followRematch });
     },
     hint: (onHint, redraw) => hintControls({ id: P.id, table: P.table, token: P.token, seat: P.seat, version: P.model.version, state: P.model.state }, redraw || render, onHint),
-    handedToBot: () => P.seat !== null && Boolean(P.token) && !(P.model.state && P.model.state.outcome) && Boolean(P.clock.bots()[String(P.seat)]),
+    handedToBot: () => P.seat !== null && Boolean(P.token) && !over() && Boolean(P.clock.bots()[String(P.seat)]),
     takeBackButton: () => P.clock.button("take_back", "take-back-bar", () => api.takeBack(P.id, P.token), "primary"),
   });
+}
+
+/** Whether the game is over (table-model.js's gameOver, on the page's State and table). */
+function over() {
+  return gameOver(P.model.state, P.table);
 }
 
 /** The shell's badges of a seat: you, the bot's level, and the clock's (bot for, stand-in). */
@@ -506,7 +511,7 @@ function announceMoves(events) {
 function turnText(st) {
   if (!st) return "";
   if (P.board && P.board.turnText) return P.board.turnText(st);
-  const turn = turnMessage(st, P.seat);
+  const turn = turnMessage(st, P.seat, over());
   if (!turn) return "";
   return t(turn.key, { ...turn.params, name: turn.seat === undefined ? "" : nameOf(turn.seat) });
 }
@@ -519,7 +524,7 @@ function announce(st) {
     announcer.textContent = text;
     // Phones buzz briefly on your turn (browsers allow it only after a first tap).
     const active = navigator.userActivation ? navigator.userActivation.hasBeenActive : false;
-    const mine = isMyTurn(st, P.seat);
+    const mine = isMyTurn(st, P.seat) && !over();
     if (mine && navigator.vibrate && active) navigator.vibrate(80);
     if (mine) P.sound.play("turn");
   }
@@ -578,7 +583,8 @@ function draw(update) {
     id: P.id,
     token: P.token,
     wide: WIDE.matches,
-    tools: [P.seat !== null && !st.outcome ? P.alerts.button(render) : null, P.clock.controls(!st.outcome)],
+    over: over(),
+    tools: [P.seat !== null && !over() ? P.alerts.button(render) : null, P.clock.controls(!over())],
     sideTab: P.sideTab,
     drawerOpen: P.drawerOpen,
     prefs: P.prefs,
@@ -594,14 +600,15 @@ function draw(update) {
   document.body.classList.add("in-game");
   P.endPlaced = false;
   const fresh = update ? update.fresh : [];
-  P.board.update(st, { version: P.model.version, events: P.model.events, fresh, first: Boolean(update && update.first) });
-  if (st.outcome && !P.endPlaced) P.boardEl.prepend(P.ctx.endFrame());
+  const info = { version: P.model.version, events: P.model.events, fresh, first: Boolean(update && update.first), over: over() };
+  P.board.update(st, info);
+  if (info.over && !P.endPlaced) P.boardEl.prepend(P.ctx.endFrame());
 }
 
 function titleText() {
   const st = P.model.state;
   if (P.table && P.table.status === "waiting") return `${t("waiting_title")} · Odin`;
-  if (st && st.outcome) return `${t("game_over")} · Odin`;
+  if (st && over()) return `${t("game_over")} · Odin`;
   return turnTitle(st, P.seat, nameOf) || "Odin";
 }
 
