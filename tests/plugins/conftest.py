@@ -11,28 +11,17 @@ import pytest
 from odin_cards.games import registered
 from server.conftest import database_url, processes, server, settings
 
+from .takeaway.install import install
 from .takeaway.plugin import PLUGIN
-
-TESTS = Path(__file__).resolve().parents[1]
-"""The directory that holds this package (``plugins``) on ``sys.path``."""
 
 
 @pytest.fixture
-def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Take-away installed as a package that publishes a plugin: a distribution's metadata
-    with its entry point, on ``PYTHONPATH`` for every process the test starts (servers,
-    their bot workers). Nothing of the project is changed."""
+def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Take-away installed as a package that publishes a plugin (:mod:`.takeaway.install`),
+    for every process the test starts (servers, their bot workers)."""
     site = tmp_path / "site"
-    dist = site / "takeaway_test_game-1.0.dist-info"
-    dist.mkdir(parents=True)
-    metadata = "Metadata-Version: 2.1\nName: takeaway-test-game\nVersion: 1.0\n"
-    (dist / "METADATA").write_text(metadata)
-    module = PLUGIN.rules.partition(":")[0].rpartition(".")[0]
-    (dist / "entry_points.txt").write_text(
-        f"[odin_cards.games]\n{PLUGIN.key} = {module}.plugin:PLUGIN\n"
-    )
-    monkeypatch.setenv("PYTHONPATH", f"{site}:{TESTS}")
-    yield site
+    monkeypatch.setenv("PYTHONPATH", install(site))
+    return site
 
 
 @pytest.fixture

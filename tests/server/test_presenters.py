@@ -22,6 +22,7 @@ class _Secrets:
     """Two seats, each holding a secret number; seat 0 moves."""
 
     current_player = 0
+    outcome = None
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return {"mine": None if seat is None else seat * 10, "turn": 0}
@@ -37,6 +38,8 @@ def test_a_game_without_a_presenter_sends_each_seat_its_view() -> None:
     assert mover == {
         "mine": 0,
         "turn": 0,
+        "to_move": 0,
+        "outcome": None,
         "seat": 0,
         "names": ["Ann", "Bo"],
         "options": {"size": 3},

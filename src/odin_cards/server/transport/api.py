@@ -17,6 +17,7 @@ from odin_cards.server.core.people.ratings import is_rated
 from odin_cards.server.core.ports import SeatHolder
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.core.tables.table import LiveTable, clean_name
+from odin_cards.server.transport import pages
 from odin_cards.server.transport.auth import accounts_of, current_account, origin_ok
 from odin_cards.server.transport.errors import ApiError
 from odin_cards.server.transport.messages import valid_table_id
@@ -142,6 +143,7 @@ async def games() -> dict[str, Any]:
     default): its name, seats, bot levels, Play now presets, whether it can be rated and
     where its board module is (``null``: the pages' plain board)."""
     listed = []
+    boards = pages.boards()
     for plugin in plugins().values():
         rules = rules_of(plugin.key)
         listed.append(
@@ -155,7 +157,7 @@ async def games() -> dict[str, Any]:
                     {"key": p.key, "name": p.name, "setup": dict(p.setup)} for p in plugin.play_now
                 ],
                 "rated": plugin.rated,
-                "board": f"/games/{plugin.key}/board.js" if plugin.web is not None else None,
+                "board": f"/games/{plugin.key}/board.js" if plugin.key in boards else None,
             }
         )
     return {"games": listed}

@@ -33,12 +33,18 @@ def view_states(
     game: Any, setup: Mapping[str, Any], names: Sequence[str], playing: bool
 ) -> Callable[[int | None], str]:
     """Each seat's ``State`` from a game whose ``view(seat)`` is a JSON-safe dict: the
-    view, plus ``seat``, ``names``, ``options`` and ``legal`` (the seat to move's actions)."""
+    view, plus ``seat``, ``names``, ``options`` and ``legal`` (the seat to move's actions),
+    and, unless the view says them itself, ``to_move`` and ``outcome`` (``{scores,
+    winners}`` once over, else ``None``), which every page's shell reads."""
     mover = game.current_player if playing else None
     legal = [a.text for a in game.legal_actions()] if mover is not None else []
+    over = game.outcome
+    outcome = None if over is None else {"scores": list(over.scores), "winners": list(over.winners)}
 
     def state(seat: int | None) -> str:
         view = dict(game.view(seat))
+        view.setdefault("to_move", game.current_player)
+        view.setdefault("outcome", outcome)
         view.update(
             seat=seat,
             names=list(names),
