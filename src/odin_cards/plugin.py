@@ -21,11 +21,11 @@ from __future__ import annotations
 import functools
 import importlib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Literal, Protocol, cast
 
-from odin_cards.contract import GameRules, GameState
+from odin_cards.contract import ActionLike, GameRules, GameState
 
 GROUP = "odin_cards.games"
 """The entry-point group in which installed packages publish their :class:`GamePlugin`."""
@@ -47,6 +47,154 @@ Limits = Callable[[Mapping[str, Any]], "str | None"]
 
 Analyse = Callable[[Mapping[str, Any], int], dict[str, Any]]
 """(a finished game's record as a dict, search iterations) -> its analysis, JSON-safe."""
+
+
+# ------------------------------------------------------------------ the command line
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """One of the game's set-up options on the command line (``--target 10``, ``--goat``).
+
+    The commands that start games (``odin play``, ``simulate``, ``arena``, ``evaluate``)
+    offer the flags of every installed game, so their help lists them without importing a
+    game; :attr:`GamePlugin.read_flags` turns the ones given into the game's set-up. A flag
+    of another game than the one played is refused, naming its game."""
+
+    name: str
+    """The option as typed: ``--target``."""
+    help: str
+    kind: Literal["int", "text", "switch"] = "text"
+    """``int`` and ``text`` take a value; a ``switch`` takes none (given: ``True``)."""
+    metavar: str | None = None
+    """The value's name in the help (``FILE``); ``None``: the kind's."""
+
+
+class FlagError(ValueError):
+    """A flag's value the game refuses: which flag (``--target``) and why, in one line."""
+
+    def __init__(self, flag: str, message: str) -> None:
+        super().__init__(message)
+        self.flag = flag
+
+
+ReadFlags = Callable[[int, Mapping[str, Any]], dict[str, Any]]
+"""(players, the game's flags given on the command line by name: ``{"--target": 10}``) ->
+the set-up they say, for :meth:`~odin_cards.contract.GameRules.check_setup`; raises
+:class:`FlagError` naming the flag at fault (an unreadable file, a value out of range)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TerminalBot:
+    """A bot seat of ``odin play``: its level and the budget written after it
+    (``search:seconds=1`` -> ``{"seconds": 1.0}``; empty: the level's own)."""
+
+    level: str
+    budget: Mapping[str, float] = field(default_factory=dict)
+
+
+Ending = Literal["over", "left", "interrupted"]
+"""How a terminal game ended: the game is over, the person left (``quit``, end of input),
+or Ctrl-C."""
+
+
+@dataclass(frozen=True, slots=True)
+class TerminalTable:
+    """What ``odin play`` hands a game's terminal: a game, new or resumed, with the person
+    at seat 0 and a bot at every other seat, and the terminal to play it on.
+
+    The command line has chosen and checked everything here (the set-up, the levels, the
+    names); the terminal plays the game and says how it ended, and the command line writes
+    the record. The bots' dice come from ``bot_seed``, never from the game's seed (which
+    would tell whoever knows it every hidden card)."""
+
+    key: str
+    """The game's key."""
+    game: GameState
+    names: tuple[str, ...]
+    bots: Mapping[int, TerminalBot]
+    hint_level: str | None
+    """The level that answers ``hint`` (``None``: the game's choice)."""
+    bot_seed: str
+    delay: float | None
+    """Seconds to pause after a bot's move (``None``: the game's default)."""
+    resumed: bool
+    console: Any
+    """The :class:`rich.console.Console` to print on."""
+    read_line: Callable[[str], str]
+    """Prints a prompt and returns the line typed; ``EOFError`` at the end of the input."""
+    interactive: bool
+    """A person at a terminal (pauses and spinners), not piped input."""
+    echo: bool
+    """Print each line read after its prompt (piped input shows what was "typed")."""
+
+
+Play = Callable[[TerminalTable], tuple[Ending, GameState]]
+"""A game's ``odin play``: plays the table to its end or until the person leaves; how it
+ended, and the game as it stands then (the command line records it; with an ``undo`` it
+may be another object than the one given)."""
+
+Replay = Callable[[GameState, Mapping[str, Any], "Sequence[str] | None", bool], Iterable[Any]]
+"""(a recorded game replayed, its record as a dict, the seats' names where the record keeps
+them, whether to show the record's secrets too, ``--deals``) -> what ``odin replay`` prints,
+one item a line (a string or a Rich renderable). The record's outcome is already checked
+against its moves. Raises :class:`FlagError` (``--deals``) if the game has no secrets to show."""
+
+
+class Screen(Protocol):
+    """A game's part of ``odin join``, the terminal client of a server table.
+
+    The platform connects, says ``hello``, reconnects and sends the actions (each once,
+    whatever the connection does); the screen shows the table in the game's words and says
+    what the lines typed mean. It sees only what the server sends the seat: the table's
+    ``State`` (``docs/protocol.md``: its ``names``, ``seat``, ``legal`` (the seat's actions
+    when it is to move) and the game's own fields) and the public events so far."""
+
+    def show(
+        self, event: Mapping[str, Any], state: Mapping[str, Any], events: Sequence[Any]
+    ) -> None:
+        """Print one new public event (``events``: all of them so far, this one included)."""
+        ...
+
+    def position(self, state: Mapping[str, Any], events: Sequence[Any]) -> None:
+        """Print the position when the seat must decide (once per position)."""
+        ...
+
+    def prompt(self, state: Mapping[str, Any], events: Sequence[Any]) -> str:
+        """The prompt when the seat must decide."""
+        ...
+
+    def read(self, line: str, state: Mapping[str, Any], events: Sequence[Any]) -> str | bool:
+        """What a typed line means: the text of an action to send, ``True`` to leave the
+        table, ``False`` when the screen has answered it itself (help, show, a refusal)."""
+        ...
+
+    def over(self, state: Mapping[str, Any]) -> bool:
+        """Whether the game is over (the client then leaves)."""
+        ...
+
+
+Remote = Callable[[Any], Screen]
+"""(the :class:`rich.console.Console` to print on) -> the game's :class:`Screen`."""
+
+
+class Player(Protocol):
+    """One seat of one measured game (the arena, the evaluation): made before the game,
+    prepared outside any think time, asked at each of its seat's decisions."""
+
+    def prepare(self) -> None:
+        """Load what the player needs before its first decision (it may do nothing)."""
+        ...
+
+    def move(self, state: GameState, rng: random.Random) -> ActionLike | str:
+        """The move of the seat to move, decided from that seat's view only."""
+        ...
+
+
+Players = Callable[[str, Mapping[str, float]], Player]
+"""(level, budget: ``{"seconds": 0.2}``, ``{"iterations": 200}``, empty for the level's
+own) -> a player of that level; ``KeyError`` for an unknown level, ``ValueError`` for a
+budget its bots cannot take."""
 
 
 @functools.cache
@@ -132,14 +280,30 @@ class GamePlugin:
     """The package holding its browser files: ``board.js`` (the board module of the table
     and replay pages), optional ``board.css``, and ``i18n/<language>.json`` (its words).
     ``None``: the platform's plain board."""
+    players: Ref | None = None
+    """-> :data:`Players`, for measured games whose bots take a budget besides ``seconds``
+    (Odin's search: ``iterations``) or must load before a game; ``None``: the arena asks
+    :attr:`bots` at every move, with ``seconds`` the only budget."""
+    flags: tuple[Flag, ...] = ()
+    """Its set-up options on the command line."""
+    read_flags: Ref | None = None
+    """-> :data:`ReadFlags`; ``None``: no flags, the rules' default set-up."""
     terminal: Ref | None = None
-    """-> the ``odin play`` command for the game (a Typer-free ``main(argv) -> int``)."""
+    """-> :data:`Play`, what ``odin play --game KEY`` runs; ``None``: the platform's plain
+    terminal (the seat's view as JSON, the legal actions numbered)."""
     remote: Ref | None = None
-    """-> the terminal client of a server table of the game (``odin join``)."""
+    """-> :data:`Remote`, what ``odin join URL`` shows for a table of the game; ``None``:
+    the platform's plain screen (the state as JSON, the legal actions numbered)."""
+    replay: Ref | None = None
+    """-> :data:`Replay`, how ``odin replay`` prints a record of the game; ``None``: each
+    public event as JSON, one a line."""
     analysis: Ref | None = None
     """-> :data:`Analyse`, run in the analysis worker; ``None``: games are not analysed."""
     environments: Mapping[str, Ref] = field(default_factory=dict)
-    """Research environments by kind (``"pettingzoo"``, ``"gymnasium"``, ``"openspiel"``)."""
+    """Research environments by kind (``"pettingzoo"``, ``"gymnasium"``, ``"openspiel"``),
+    and ``"bench"``: their speed figures for ``odin bench`` (an object with ``missing()``,
+    ``first_call()``, ``measure(players, seconds, seed)`` and a ``caption``; see
+    :mod:`odin_cards.odin.sim.bench`)."""
 
     # ------------------------------------------------------------ the parts, loaded
 
@@ -168,6 +332,21 @@ class GamePlugin:
 
     def load_analysis(self) -> Analyse | None:
         return None if self.analysis is None else cast(Analyse, resolve(self.analysis))
+
+    def load_players(self) -> Players | None:
+        return None if self.players is None else cast(Players, resolve(self.players))
+
+    def load_read_flags(self) -> ReadFlags | None:
+        return None if self.read_flags is None else cast(ReadFlags, resolve(self.read_flags))
+
+    def load_terminal(self) -> Play | None:
+        return None if self.terminal is None else cast(Play, resolve(self.terminal))
+
+    def load_remote(self) -> Remote | None:
+        return None if self.remote is None else cast(Remote, resolve(self.remote))
+
+    def load_replay(self) -> Replay | None:
+        return None if self.replay is None else cast(Replay, resolve(self.replay))
 
     # ------------------------------------------------------------ the facts
 
@@ -202,10 +381,22 @@ __all__ = [
     "Analyse",
     "BotLevel",
     "Choose",
+    "Ending",
+    "Flag",
+    "FlagError",
     "GamePlugin",
     "Limits",
+    "Play",
+    "Player",
+    "Players",
     "Preset",
+    "ReadFlags",
     "Ref",
+    "Remote",
+    "Replay",
+    "Screen",
     "States",
+    "TerminalBot",
+    "TerminalTable",
     "resolve",
 ]

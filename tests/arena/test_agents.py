@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.odin.bots import Budget
 from odin_cards.odin.rules import Game, Options, parse_action
 from odin_cards.tools.arena import (
     ArenaError,
@@ -50,14 +49,14 @@ def test_an_agent_enters_the_arena_by_import_path(agent_file: Path) -> None:
     assert [e.label for e in entrants] == [spec, "random", f"{spec}#2"]
     assert entrants[0].agent == spec and entrants[0].key == "agent"
     assert entrants[1].agent is None
-    run = run_arena(entrants[:2], games=2, seed=3, options=Options(target=5), workers=1)
+    run = run_arena(entrants[:2], games=2, seed=3, setup={"target": 5}, workers=1)
     assert len(run.results) == 2 and {r.lineup for r in run.results} == {(0, 1), (1, 0)}
 
 
 def test_an_agent_with_an_illegal_move_fails_its_game(agent_file: Path) -> None:
     entrants = make_entrants([f"{agent_file}:illegal", "random"])
     with pytest.raises(BotFailure, match="chose 'take B1', which is not legal here"):
-        run_arena(entrants, games=2, seed=1, options=Options(target=5), workers=1)
+        run_arena(entrants, games=2, seed=1, setup={"target": 5}, workers=1)
 
 
 def test_a_bad_path_is_an_arena_error() -> None:
@@ -79,8 +78,8 @@ def test_answers_are_matched_to_the_legal_actions(agent_file: Path) -> None:
         action_of(parse_action("pass"), legal, "a")  # a leader cannot pass
     with pytest.raises(ValueError, match="which is not legal here"):
         action_of(-1, legal, "a")
-    bot = load_agent(f"{agent_file}:lowest")
-    chosen = bot.choose(game.view(game.to_move), legal, Budget(), random.Random(1))
+    player = load_agent(f"{agent_file}:lowest")
+    chosen = player.move(game, random.Random(1))
     assert chosen is min(legal, key=lambda a: a.id)
 
 

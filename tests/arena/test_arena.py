@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.odin.bots import LEVELS, Bot, Budget, Level
-from odin_cards.odin.rules import Action, GameRecord, Options, View
+from odin_cards.odin.bots import Bot, Level, added_level
+from odin_cards.odin.bots import Budget as OdinBudget
+from odin_cards.odin.rules import Action, GameRecord, View
 from odin_cards.tools.arena import (
     ArenaError,
     BotFailure,
+    Budget,
     GameResult,
     bot_stats,
     lineups,
@@ -33,7 +35,7 @@ from odin_cards.tools.arena import (
     write_json,
 )
 
-FAST = Options(target=6)
+FAST = {"target": 6}
 """Short games keep the tiny runs fast."""
 
 
@@ -43,23 +45,21 @@ class LowestBot(Bot):
     level = "lowest"
 
     def choose(
-        self, view: View, legal: Sequence[Action], budget: Budget, rng: random.Random
+        self, view: View, legal: Sequence[Action], budget: OdinBudget, rng: random.Random
     ) -> Action:
         return min(legal, key=lambda a: (a.is_pass, a.id))
 
 
 @pytest.fixture
 def lowest_level() -> Iterator[str]:
-    LEVELS["lowest"] = Level("lowest", "Lowest", "test only", LowestBot, Budget(iterations=7))
-    try:
+    with added_level(Level("lowest", LowestBot, OdinBudget(iterations=7)), "Lowest", "test"):
         yield "lowest"
-    finally:
-        del LEVELS["lowest"]
 
 
 def test_entrant_specs_parse_levels_and_budget_overrides(lowest_level: str) -> None:
-    assert parse_entrant("random") == ("random", LEVELS["random"].budget)
-    assert parse_entrant(" Lowest ") == ("lowest", Budget(iterations=7))
+    assert parse_entrant("random") == ("random", Budget())
+    assert parse_entrant("search") == ("search", Budget(seconds=0.5))  # the plugin's seconds
+    assert parse_entrant(" Lowest ") == ("lowest", Budget())  # its own: Odin's, 7 iterations
     assert parse_entrant("lowest:seconds=0.2") == ("lowest", Budget(seconds=0.2))
     assert parse_entrant("lowest:iterations=200,seconds=1") == (
         "lowest",
@@ -129,13 +129,13 @@ def _comparable(result: GameResult) -> GameResult:
 
 def test_tiny_run_rotates_seats_over_identical_deals() -> None:
     entrants = make_entrants(["random", "random"])
-    run = run_arena(entrants, games=4, seed=3, options=FAST, workers=1, keep_records=True)
+    run = run_arena(entrants, games=4, seed=3, setup=FAST, workers=1, keep_records=True)
     assert len(run.results) == 4 and run.deals == 2 and run.rotations == 2
     for deal in range(2):
         first, second = (r for r in run.results if r.deal == deal)
         assert first.lineup == (0, 1) and second.lineup == (1, 0)
         assert first.record is not None and second.record is not None
-        records = [GameRecord.from_json(r.record or "").to_dict() for r in (first, second)]
+        records = [r.record or {} for r in (first, second)]
         deals = [[e for e in rec["events"] if "deal" in e] for rec in records]
         # The first hand is dealt identically whoever sits where; later hands too
         # (as far as both games went).
@@ -151,8 +151,8 @@ def test_tiny_run_rotates_seats_over_identical_deals() -> None:
 
 def test_results_do_not_depend_on_the_number_of_workers() -> None:
     entrants = make_entrants(["random", "random", "random"])
-    one = run_arena(entrants, games=3, players=3, seed=11, options=FAST, workers=1)
-    two = run_arena(entrants, games=3, players=3, seed=11, options=FAST, workers=2)
+    one = run_arena(entrants, games=3, players=3, seed=11, setup=FAST, workers=1)
+    two = run_arena(entrants, games=3, players=3, seed=11, setup=FAST, workers=2)
     assert [_comparable(r) for r in one.results] == [_comparable(r) for r in two.results]
     assert [(s.wins, s.points, s.mu, s.sigma) for s in bot_stats(one)] == [
         (s.wins, s.points, s.mu, s.sigma) for s in bot_stats(two)
@@ -161,7 +161,7 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
 
 def test_statistics_add_up(lowest_level: str) -> None:
     entrants = make_entrants(["lowest", "random", "random"])
-    run = run_arena(entrants, games=6, players=4, seed=2, options=FAST, workers=1)
+    run = run_arena(entrants, games=6, players=4, seed=2, setup=FAST, workers=1)
     stats = bot_stats(run)
     assert sum(s.win_share for s in stats) == pytest.approx(1.0)
     assert sum(s.fair_share for s in stats) == pytest.approx(1.0)
@@ -171,7 +171,7 @@ def test_statistics_add_up(lowest_level: str) -> None:
         assert s.seats == len(seats) == 8  # 4 seats x 6 games / 3 entrants
         assert s.games == 6
         assert s.points == sum(r.scores[seat] for r, seat in seats)
-        assert s.hands == sum(r.hands for r, _ in seats)
+        assert s.hands == sum(r.hands or 0 for r, _ in seats)
         assert s.wins == pytest.approx(sum(victory_shares(r)[seat] for r, seat in seats))
         assert s.ci_low <= s.win_share <= s.ci_high
         assert s.decisions == sum(len(r.decision_seconds[seat]) for r, seat in seats) > 0
@@ -205,7 +205,7 @@ def test_ratings_follow_final_points_and_honour_ties() -> None:
 
 def test_json_and_png_are_written(tmp_path: Path) -> None:
     entrants = make_entrants(["random", "random"])
-    run = run_arena(entrants, games=2, seed=1, options=FAST, workers=1)
+    run = run_arena(entrants, games=2, seed=1, setup=FAST, workers=1)
     stats = bot_stats(run)
     write_json(run, tmp_path / "arena.json", stats)
     data = json.loads((tmp_path / "arena.json").read_text())
@@ -224,8 +224,8 @@ def test_levels_registered_at_run_time_reach_the_workers(lowest_level: str) -> N
     if threading.active_count() > 1:
         pytest.skip("another thread runs here, so workers start fresh (documented)")
     entrants = make_entrants([lowest_level, "random"])
-    one = run_arena(entrants, games=4, seed=8, options=FAST, workers=1)
-    two = run_arena(entrants, games=4, seed=8, options=FAST, workers=2)
+    one = run_arena(entrants, games=4, seed=8, setup=FAST, workers=1)
+    two = run_arena(entrants, games=4, seed=8, setup=FAST, workers=2)
     assert [_comparable(r) for r in one.results] == [_comparable(r) for r in two.results]
 
 
@@ -233,19 +233,18 @@ class BrokenBot(Bot):
     level = "broken"
 
     def choose(
-        self, view: View, legal: Sequence[Action], budget: Budget, rng: random.Random
+        self, view: View, legal: Sequence[Action], budget: OdinBudget, rng: random.Random
     ) -> Action:
         raise RuntimeError("out of ideas")
 
 
 def test_a_failing_bot_is_reported_with_its_game() -> None:
-    LEVELS["broken"] = Level("broken", "Broken", "test only", BrokenBot, Budget())
-    try:
-        with pytest.raises(
+    with (
+        added_level(Level("broken", BrokenBot), "Broken"),
+        pytest.raises(
             BotFailure, match=r"broken at seat \d failed in deal 0, rotation 0 .*: out of ideas"
-        ):
-            run_arena(make_entrants(["broken", "random"]), games=2, options=FAST, workers=1)
-    finally:
-        del LEVELS["broken"]
+        ),
+    ):
+        run_arena(make_entrants(["broken", "random"]), games=2, setup=FAST, workers=1)
     failure = BotFailure("broken at seat 1 failed")
     assert str(pickle.loads(pickle.dumps(failure))) == str(failure)  # crosses processes

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from odin_cards.cli import app
-from odin_cards.odin.bots import LEVELS, Budget, Level
+from odin_cards.odin.bots import Level, added_level
 from odin_cards.odin.rules import GameRecord
 
 from .test_arena import BrokenBot
@@ -40,7 +40,7 @@ def test_arena_command_prints_figures_and_writes_json_and_png(tmp_path: Path) ->
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "4 games = 2 deal sets x 2 seat rotations" in result.output
+    assert "4 games of odin = 2 deal sets x 2 seat rotations" in result.output
     assert "rounded up" in result.output
     assert "random#2" in result.output and "win share (95% CI)" in result.output
     data = json.loads(json_file.read_text())
@@ -64,11 +64,8 @@ def test_records_and_bot_failures(tmp_path: Path) -> None:
     game = GameRecord.from_json((tmp_path / files[1]).read_text()).replay()
     assert game.is_over and game.seed == "arena:1:0"
 
-    LEVELS["broken"] = Level("broken", "Broken", "test only", BrokenBot, Budget())
-    try:
+    with added_level(Level("broken", BrokenBot), "Broken"):
         failed = runner.invoke(app, ["arena", "broken", "random", "-n", "2", "-j", "1"])
-    finally:
-        del LEVELS["broken"]
     assert failed.exit_code == 1
     assert "bot failure: broken at seat" in failed.output and "out of ideas" in failed.output
 

@@ -9,7 +9,6 @@ import pytest
 from typer.testing import CliRunner
 
 from odin_cards.cli import app
-from odin_cards.odin.rules import Options
 from odin_cards.tools.arena import ArenaError, Sprt, ladder_ratings, make_entrants, run_ladder
 from odin_cards.tools.arena.ladder import Rung, elo
 
@@ -28,7 +27,7 @@ def test_sprt_decides_only_past_its_bounds() -> None:
 
 def test_a_clear_difference_stops_the_rung_early() -> None:
     entrants = make_entrants(["random", "heuristic"])
-    rungs = run_ladder(entrants, Options(one_hand=True), Sprt(), max_games=200)
+    rungs = run_ladder(entrants, {"one_hand": True}, Sprt(), max_games=200)
     assert len(rungs) == 1
     rung = rungs[0]
     assert (rung.upper, rung.lower, rung.verdict) == ("heuristic", "random", "stronger")
@@ -38,7 +37,7 @@ def test_a_clear_difference_stops_the_rung_early() -> None:
 
 def test_equal_levels_stay_undecided_until_the_limit() -> None:
     entrants = make_entrants(["heuristic", "heuristic"])
-    rung = run_ladder(entrants, Options(one_hand=True), Sprt(), max_games=10)[0]
+    rung = run_ladder(entrants, {"one_hand": True}, Sprt(), max_games=10)[0]
     assert rung.verdict == "undecided" and rung.games == 10
 
 

@@ -21,7 +21,7 @@ def test_simulate_prints_a_summary_and_records_a_game(tmp_path: Path) -> None:
         app, ["simulate", "--players", "3", "--games", "20", "--seed", "4", "--record", str(record)]
     )
     assert result.exit_code == 0, result.output
-    for label in ("games", "hands per game", "rounds per hand", "mean points per player", "time"):
+    for label in ("games", "hands per game", "actions per game", "mean score per player", "time"):
         assert label in result.output
     assert re.search(r"games\s+│\s+20\b", result.output)
     game = GameRecord.from_json(record.read_text()).replay()
@@ -35,7 +35,7 @@ def test_simulate_is_deterministic_for_a_seed_and_writes_json() -> None:
         )
         assert result.exit_code == 0, result.output
         data: dict[str, object] = json.loads(result.stdout)
-        assert data["format"] == "odin-cards-simulate/1" and data["complete"] is True
+        assert data["format"] == "odin-cards-simulate/2" and data["complete"] is True
         assert data["games"] == 5
         del data["seconds"]
         return data

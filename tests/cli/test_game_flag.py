@@ -1,5 +1,5 @@
 """``--game`` of play, simulate, arena and replay: Odin by default, a registered game by key,
-an unknown one refused in one line, and Odin's option flags refused for any other game."""
+an unknown one refused in one line, and a game's set-up flags refused for any other game."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from odin_cards.cli import app
 from odin_cards.games import keys, rules_of
-from odin_cards.tools.simulate import GameTotals, bot_game, simulate_contract
+from odin_cards.tools.simulate import GameTotals, bot_game, simulate
 
 from .test_errors import one_line_error
 
@@ -71,10 +71,10 @@ def test_odin_is_the_default_and_can_be_named(tmp_path: Path) -> None:
 def test_the_contract_simulation_plays_any_registered_game_to_its_end() -> None:
     for key in keys():
         rules = rules_of(key)
-        totals = simulate_contract(rules, 2, {}, 3, seed=5)
+        totals = simulate(rules, 2, {}, 3, seed=5)
         assert totals.games == 3 and len(totals.lengths) == 3, key
         assert abs(sum(totals.wins) - 3) < 1e-9
-        again = simulate_contract(rules, 2, {}, 3, seed=5)
+        again = simulate(rules, 2, {}, 3, seed=5)
         assert (again.scores, again.lengths) == (totals.scores, totals.lengths)
 
 
@@ -99,7 +99,7 @@ def test_a_bot_game_is_seeded_and_keeps_its_record() -> None:
 
 
 def test_a_bot_game_refuses_an_unknown_level() -> None:
-    with pytest.raises(KeyError, match="no bot level 'grandmaster'"):
+    with pytest.raises(KeyError, match="unknown bot level 'grandmaster'"):
         bot_game("odin", 2, {}, "s", ["grandmaster", "random"])
 
 

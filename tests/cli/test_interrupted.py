@@ -4,7 +4,7 @@ played (for the arena, of the deal sets played in every rotation), and exit stat
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import odin_cards.tools.arena
 import odin_cards.tools.simulate
 from odin_cards.cli import app
-from odin_cards.odin.rules import Game, Options
+from odin_cards.contract import GameRules, GameState
 from odin_cards.tools.arena import GameResult
 
 runner = CliRunner()
@@ -23,13 +23,15 @@ def test_simulate_interrupted_prints_the_games_finished(monkeypatch: pytest.Monk
     real = odin_cards.tools.simulate.simulate
 
     def three_then_ctrl_c(
+        rules: GameRules,
         players: int,
+        setup: Mapping[str, Any],
         games: int,
         seed: int,
-        options: Options,
-        progress: Callable[[Game], None] | None = None,
+        progress: Callable[[GameState], None] | None = None,
+        level: str | None = None,
     ) -> Any:
-        real(players, 3, seed, options, progress)
+        real(rules, players, setup, 3, seed, progress, level)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(odin_cards.tools.simulate, "simulate", three_then_ctrl_c)
@@ -40,7 +42,7 @@ def test_simulate_interrupted_prints_the_games_finished(monkeypatch: pytest.Monk
     table = runner.invoke(app, ["simulate", "--games", "100"])
     assert table.exit_code == 130
     assert "interrupted: 3 of 100 games played" in table.output
-    assert "3 random games, 4 players, target 15" in table.output
+    assert "3 random games of odin, 4 players" in table.output
 
 
 def test_arena_interrupted_reports_the_whole_deal_sets(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -51,12 +53,12 @@ def test_arena_interrupted_reports_the_whole_deal_sets(monkeypatch: pytest.Monke
         games: int,
         players: int,
         seed: int,
-        options: Options,
+        setup: Mapping[str, Any],
         workers: int,
         on_game: Callable[[GameResult], None],
         keep_records: bool,
     ) -> Any:
-        run = real(entrants, 4, players, seed, options, 1, None, keep_records)
+        run = real(entrants, 4, players, seed, setup, 1, None, keep_records)
         for result in run.results[:3]:  # deal 0 in both seat orders, deal 1 in one
             on_game(result)
         raise KeyboardInterrupt

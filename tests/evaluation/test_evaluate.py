@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from odin_cards.games import rules_of
-from odin_cards.odin.rules import Options
 from odin_cards.tools.arena import ArenaError, BotFailure, load_agent
 from odin_cards.tools.evaluation import evaluate, evaluation_dict, load_set, matches
 from odin_cards.tools.evaluation.deals import checksum_line
@@ -19,7 +18,7 @@ from odin_cards.tools.evaluation.generate import set_text
 from . import agents
 
 AGENTS = Path(agents.__file__)
-FAST = Options(target=5)
+FAST = {"target": 5}
 """Short games keep the runs small."""
 
 
@@ -35,7 +34,7 @@ def test_every_deal_is_played_once_with_the_agent_at_each_seat(players: int) -> 
     for index, deal in enumerate(deals):
         mine = [m for m in scheduled if m.deal == index]
         assert {m.seed for m in mine} == {deal.seed}
-        assert all(m.deals == (deal.hand,) for m in mine)
+        assert all(m.chance == (deal.hand,) for m in mine)
         assert [m.lineup.index(0) for m in mine] == list(range(players))
         assert all(m.lineup.count(0) == 1 for m in mine)
 
@@ -140,9 +139,9 @@ def test_a_failing_agent_stops_the_evaluation(name: str, message: str) -> None:
     [
         ("no_such_module_xyz:agent", "cannot import no_such_module_xyz: no module named"),
         ("odin_cards.odin.rules:no_such_name", "odin_cards.odin.rules has no 'no_such_name'"),
-        ("odin_cards.odin.rules:Game", "is a class but not an odin_cards.odin.bots.Bot"),
-        (f"{AGENTS}:NOT_CALLABLE", "is a int, not a function or a Bot class"),
-        (f"{AGENTS}:NotABot", "is a class but not an odin_cards.odin.bots.Bot"),
+        ("odin_cards.odin.rules:Game", r"is a class without a method choose\(view, legal,"),
+        (f"{AGENTS}:NOT_CALLABLE", "is a int, not a function or a class"),
+        (f"{AGENTS}:NotABot", r"is a class without a method choose\(view, legal, budget, rng\)"),
         ("/no/such/file.py:agent", "/no/such/file.py: no such file"),
         ("nope", "unknown bot level 'nope'"),
     ],
@@ -170,7 +169,7 @@ def test_an_agent_module_on_the_path_loads_by_dotted_name(
     )
     monkeypatch.chdir(tmp_path)  # the current directory is searched first, as python -m does
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
-    bot = load_agent("my_agents_pkg.policy:first")
-    assert bot.level == "agent"
+    player = load_agent("my_agents_pkg.policy:first")
+    assert player.name == "my_agents_pkg.policy:first" and player.function
     result = evaluate("my_agents_pkg.policy:first", ["random"], load_set(), [2], 1, FAST, 1)
     assert result.pairings[0].games == 2

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.odin.rules import Options
 from odin_cards.tools.evaluation import evaluate, load_set
 
 pytestmark = [
@@ -57,7 +56,7 @@ def test_a_short_run_writes_a_checkpoint_whose_agent_plays_legal_moves(
     monkeypatch.setenv("ODIN_SELFPLAY_CHECKPOINT", str(out))
     # The arena's runner checks every answer against the legal actions: an illegal one
     # would stop the evaluation with BotFailure.
-    result = evaluate(f"{SCRIPT}:agent", ["random"], load_set(), [2, 3], 1, Options(target=5), 1)
+    result = evaluate(f"{SCRIPT}:agent", ["random"], load_set(), [2, 3], 1, {"target": 5}, 1)
     assert [p.games for p in result.pairings] == [2, 3]
     assert all(p.agent.decisions > 0 for p in result.pairings)
 

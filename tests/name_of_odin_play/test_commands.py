@@ -75,20 +75,20 @@ def test_simulate_figures_are_json_and_seeded() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["simulate", *GAME, "-p", "6"], "--players: name-of-odin is played by 2 to 5 players"),
-        (["simulate", *GAME, "--target", "10"], "--target: --target is an option of Odin"),
+        (["simulate", *GAME, "-p", "6"], "--players: In the Name of Odin is played by 2 to 5"),
+        (["simulate", *GAME, "--target", "10"], "--target: --target is an option of Odin, not"),
         (["simulate", *GAME, "--goat"], "--goat: --goat is an option of Odin"),
-        (["arena", "heuristic", "chess", *GAME], "unknown bot level 'chess' of name-of-odin"),
-        (["arena", "heuristic", *GAME], "an arena needs at least two bots"),
+        (["arena", "heuristic", "chess", *GAME], "unknown bot level 'chess'; levels: random, h"),
+        (["arena", "heuristic", *GAME], "name at least two bots"),
         (["arena", "random", "random", "random", *GAME, "-p", "2"], "3 bots do not fit"),
-        (["arena", "random", "random", *GAME, "--plot", "x.png"], "--plot: the figure is"),
-        (["play", *GAME, "-p", "1"], "--players: name-of-odin is played by 2 to 5 players"),
+        (["arena", "random", "random:iterations=9", *GAME], "take no iterations budget"),
+        (["play", *GAME, "-p", "1"], "--players: In the Name of Odin is played by 2 to 5"),
         (["play", *GAME, "--bots", "expert"], "--bots: unknown bot level 'expert'"),
         (["play", *GAME, "--bots", "random,random", "-p", "4"], "one per bot seat (3), not 2"),
         (["play", *GAME, "--colours", "4"], "--colours: --colours is an option of Odin"),
-        (["play", "--cards", "x.toml"], "--cards: Odin has no card files"),
+        (["play", "--cards", "x.toml"], "--cards: --cards is an option of In the Name of Odin"),
         (["simulate", *GAME, "--bots", "expert"], "--bots: unknown bot level 'expert'"),
-        (["simulate", "--bots", "heuristic"], "--bots: odin simulate plays Odin at random"),
+        (["simulate", "--bots", "grandmaster"], "--bots: unknown bot level 'grandmaster'"),
     ],
 )
 def test_bad_input_is_one_line(args: list[str], message: str) -> None:
@@ -108,10 +108,10 @@ def test_arena_reports_bots_and_seats_and_writes_records(tmp_path: Path) -> None
     assert result.exit_code == 0, result.output
     assert "4 games of name-of-odin = 2 deal sets x 2 seat rotations, 3 players" in result.output
     assert "by place in the order of play (0 began)" in result.output
-    assert "game length:" in result.output and "turns" in result.output
+    assert "score/game" in result.output  # no hands: the mean final score
     data = json.loads((tmp_path / "run.json").read_text())
     assert data["game"] == "name-of-odin" and data["games"] == 4 and data["complete"]
-    assert [b["bot"] for b in data["bots"]] == ["heuristic", "random"]
+    assert [b["label"] for b in data["bots"]] == ["heuristic", "random"]
     assert abs(sum(b["wins"] for b in data["bots"]) - 4) < 1e-9
     assert abs(sum(p["win_share"] for p in data["places"]) - 1) < 1e-9
     for game in data["game_results"]:
@@ -131,8 +131,17 @@ def test_arena_rotations_play_each_deal_with_the_bots_moved(tmp_path: Path) -> N
     )
     assert result.exit_code == 0, result.output
     games = json.loads(result.stdout)["game_results"]
-    assert [g["lineup"] for g in games] == [[0, 1], [1, 0]]
+    assert [g["seats"] for g in games] == [["heuristic", "random"], ["random", "heuristic"]]
     assert games[0]["seed"] == games[1]["seed"]
+
+
+def test_arena_draws_the_figure_for_any_game(tmp_path: Path) -> None:
+    png = tmp_path / "run.png"
+    result = runner.invoke(
+        app, ["arena", "heuristic", "random", *GAME, "-n", "2", "-j", "1", "--plot", str(png)]
+    )
+    assert result.exit_code == 0, result.output
+    assert png.read_bytes().startswith(b"\x89PNG")
 
 
 def test_replay_shows_the_game_move_by_move(tmp_path: Path) -> None:
@@ -163,22 +172,24 @@ def test_replay_checks_the_stored_outcome_and_the_moves(tmp_path: Path) -> None:
     record.write_text(json.dumps(data))
     line = one_line_error(runner.invoke(app, ["replay", str(record)]), "replay", status=1)
     assert str(record) in line
+    runner.invoke(app, ["simulate", *GAME, "-p", "2", "-n", "1", "--record", str(record)])
     result = runner.invoke(app, ["replay", str(record), "--deals"])
     assert "--deals: name-of-odin has no deals to show" in one_line_error(result, "replay")
 
 
 def test_ctrl_c_keeps_the_finished_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Simulate reports the games finished; the arena the deal sets played in every rotation."""
+    import odin_cards.tools.arena.runner as runner_module
     import odin_cards.tools.simulate as sim
 
-    real_simulate, real_bot_game = sim.simulate_contract, sim.bot_game
+    real_simulate, real_play_match = sim.simulate, runner_module.play_match
 
     def three_then_ctrl_c(*args: object, **kwargs: object) -> sim.GameTotals:
         rules, players, setup, _, seed, progress, level = args
         real_simulate(rules, players, setup, 3, seed, progress, level)  # type: ignore[arg-type]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sim, "simulate_contract", three_then_ctrl_c)
+    monkeypatch.setattr(sim, "simulate", three_then_ctrl_c)
     result = runner.invoke(app, ["simulate", *GAME, "-p", "2", "-n", "50", "--json", "-"])
     assert result.exit_code == 130, result.output
     data = json.loads(result.stdout)
@@ -186,13 +197,13 @@ def test_ctrl_c_keeps_the_finished_games(monkeypatch: pytest.MonkeyPatch) -> Non
 
     calls: list[int] = []
 
-    def ctrl_c_in_the_fourth_game(*args: object, **kwargs: object) -> sim.BotGame:
+    def ctrl_c_in_the_fourth_game(*args: object, **kwargs: object) -> object:
         calls.append(1)
         if len(calls) == 4:
             raise KeyboardInterrupt
-        return real_bot_game(*args, **kwargs)  # type: ignore[arg-type]
+        return real_play_match(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(sim, "bot_game", ctrl_c_in_the_fourth_game)
+    monkeypatch.setattr(runner_module, "play_match", ctrl_c_in_the_fourth_game)
     result = runner.invoke(
         app,
         ["arena", "heuristic", "random", *GAME, "-p", "2", "-n", "10", "-j", "1", "--json", "-"],

@@ -19,7 +19,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from odin_cards.cli import app
-from odin_cards.name_of_odin.play import NooSession
+from odin_cards.name_of_odin.play.session import NooSession
 from odin_cards.name_of_odin.rules import NAME_OF_ODIN, Game, starter_cards
 
 runner = CliRunner()
@@ -107,7 +107,7 @@ def test_play_on_a_saved_game_to_its_end(tmp_path: Path) -> None:
     again = runner.invoke(app, ["play", *GAME, "--resume", str(record)], input="")
     assert again.exit_code == 1 and "that game is over" in again.output
     odin = runner.invoke(app, ["play", "--resume", str(record)], input="")
-    assert odin.exit_code == 1 and "not an Odin game record" in odin.output
+    assert odin.exit_code == 1 and "is not a game of odin saved by odin play" in odin.output
 
 
 def test_a_saved_game_of_another_kind_is_refused(tmp_path: Path) -> None:
@@ -135,11 +135,12 @@ def test_play_with_ones_own_card_file(tmp_path: Path) -> None:
     del cards["board"]
     path.write_text(json.dumps(cards))
     broken = runner.invoke(app, ["play", *GAME, "--cards", str(path)], input="")
-    assert broken.exit_code == 1
+    assert broken.exit_code == 2  # a bad flag's file, as docs/play.md says
     lines = broken.output.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("odin play: mine.json") and "board" in lines[0]
+    assert len(lines) == 1 and lines[0].startswith("odin play: Invalid value for --cards: mine")
+    assert "board" in lines[0]
     missing = runner.invoke(app, ["play", *GAME, "--cards", str(tmp_path / "no.toml")])
-    assert missing.exit_code == 1 and "cannot be read" in missing.output
+    assert missing.exit_code == 2 and "cannot be read" in missing.output
 
 
 class ScriptedPerson:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from odin_cards.odin.play import parse_command
+from odin_cards.odin.play.commands import parse_command
 from odin_cards.odin.rules import PASS_ACTION, parse_action
 
 CHOICES = [parse_action("play B3"), parse_action("play B3 B7"), PASS_ACTION]

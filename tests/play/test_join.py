@@ -1,5 +1,6 @@
 """``odin join`` against a real ``odin serve``: whole games from an invite link, through the
-command and in-process with a dropped connection; watching; bad links."""
+command and in-process with a dropped connection, of Odin and of In the Name of Odin;
+watching; bad links."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from odin_cards.cli import app
-from odin_cards.odin.play.remote import RemoteSession, http_json, parse_link, take_seat
+from odin_cards.cli.remote import RemoteSession, http_json, parse_link, take_seat
+from odin_cards.games import rules_of
 from odin_cards.odin.rules import GameRecord
 
 ODIN = [sys.executable, "-c", "from odin_cards.cli import main; main()"]
@@ -67,8 +69,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.wait(timeout=20)
 
 
-def new_table(base: str, players: int, bots: dict[int, str], **options: Any) -> dict[str, Any]:
-    body = {"players": players, "bots": {str(s): b for s, b in bots.items()}, "options": options}
+def new_table(
+    base: str, players: int, bots: dict[int, str], game: str = "odin", **options: Any
+) -> dict[str, Any]:
+    body = {
+        "game": game,
+        "players": players,
+        "bots": {str(s): b for s, b in bots.items()},
+        "options": options,
+    }
     table: dict[str, Any] = http_json("POST", f"{base}/api/tables", body)["table"]
     return table
 
@@ -163,3 +172,33 @@ def test_watching_shows_the_game_to_its_end(server: str, tmp_path: Path) -> None
     assert "cards left" in summary and any(end["cards"])
     for cards in end["cards"]:
         assert " ".join(cards) in summary
+
+
+def test_join_plays_a_whole_game_of_in_the_name_of_odin(server: str) -> None:
+    """A table of the second game: its screen, its notation, to the end (before, the client
+    took the seat and crashed on Odin's ``hand``)."""
+    table = new_table(server, 2, {1: "heuristic"}, game="name-of-odin")
+    assert table["game"] == "name-of-odin"
+    invite = server + table["invite_url"]
+    lines = ["help", "show", "9999", "raid nowhere"] + ["1"] * 3000
+    result = subprocess.run(
+        [*ODIN, "join", invite, "--name", "Ada"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "120"},
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    out = result.stdout
+    assert "Traceback" not in out + result.stderr
+    assert f"In the Name of Odin: table {table['id']} on {server}, seat 0." in out
+    assert "Ada, your turn: act, or end" in out  # the game's own prompt
+    assert "Your hand:" in out and "Turn " in out  # its screen, drawn from the seat's state
+    assert "swap WC SH" in out  # help: the game's notation
+    assert "choose a number from 1 to" in out  # refused here, nothing sent
+    assert "✗ " in out  # 'raid nowhere' is sent and refused by the server, in its words
+    record = http_json("GET", f"{server}/api/tables/{table['id']}/record")
+    game = rules_of("name-of-odin").load_record(record).replay()
+    assert game.is_over
+    assert "game over:" in out

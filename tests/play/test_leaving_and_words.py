@@ -15,8 +15,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from odin_cards.cli import app
-from odin_cards.odin.bots import LEVELS, Bot, Budget, Level
-from odin_cards.odin.play import BotSeat, PlaySession
+from odin_cards.odin.bots import Bot, Budget, Level, added_level
+from odin_cards.odin.play.session import BotSeat, PlaySession
 from odin_cards.odin.play.words import event_line, verb
 from odin_cards.odin.rules import Action, Game, GameRecord, Options, View
 
@@ -149,9 +149,8 @@ class InterruptedBot(Bot):
 
 @pytest.fixture
 def interrupted_level() -> Iterator[str]:
-    LEVELS["interrupted"] = Level("interrupted", "Dreamer", "test", InterruptedBot, Budget())
-    yield "interrupted"
-    del LEVELS["interrupted"]
+    with added_level(Level("interrupted", InterruptedBot), "Dreamer", "test"):
+        yield "interrupted"
 
 
 def test_ctrl_c_while_a_bot_thinks_leaves_like_quit(interrupted_level: str, tmp_path: Path) -> None:

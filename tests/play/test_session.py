@@ -13,8 +13,9 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from odin_cards.cli import app
-from odin_cards.odin.bots import LEVELS, Bot, Budget, Level
-from odin_cards.odin.play import BotSeat, PlaySession, describe, give_hint
+from odin_cards.odin.bots import Bot, Budget, Level, added_level
+from odin_cards.odin.play.hint import describe, give_hint
+from odin_cards.odin.play.session import BotSeat, PlaySession
 from odin_cards.odin.rules import (
     Action,
     Game,
@@ -214,11 +215,8 @@ class ExplainingBot(Bot):
 
 @pytest.fixture
 def explaining_level() -> Iterator[str]:
-    LEVELS["explaining"] = Level("explaining", "Explainer", "test", ExplainingBot, Budget())
-    try:
+    with added_level(Level("explaining", ExplainingBot), "Explainer", "test"):
         yield "explaining"
-    finally:
-        del LEVELS["explaining"]
 
 
 def test_hint_uses_the_bots_own_reason_when_it_has_one(explaining_level: str) -> None:

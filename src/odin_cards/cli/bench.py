@@ -1,4 +1,5 @@
-"""``odin bench``: the engine's speed figures, then the environments' and the simulator's."""
+"""``odin bench``: a game's engine speed figures, then its research figures (Odin's: the
+environments and the simulator), where its plugin has them."""
 
 from __future__ import annotations
 
@@ -9,10 +10,19 @@ from typing import Annotated, Any
 
 import typer
 
+from odin_cards.cli import options as opt
 from odin_cards.cli.app import OdinCommand
 from odin_cards.cli.paths import STDOUT, check_output, write_text
 
 RESEARCH_HINT = 'pip install "odin-cards[research]"'
+
+RESEARCH_COLUMNS = (
+    ("env_steps_per_second", "AEC env"),
+    ("vector_steps_per_second", "vector env"),
+    ("sim_actions_per_second", "simulator"),
+    ("sim_step_actions_per_second", "sim step()"),
+)
+"""The research figures shown, in order (what a game's ``measure`` may return)."""
 
 
 def _figure(value: float | None) -> str:
@@ -31,35 +41,35 @@ def bench_command(
         bool,
         typer.Option(
             "--research/--engine-only",
-            help="Also measure the environments and the batch simulator (the research extra).",
+            help="Also measure the game's research environments and simulator, where it has"
+            " them (Odin, with the research extra).",
         ),
     ] = True,
     json_file: Annotated[
         Path | None,
         typer.Option("--json", help="Write the figures as JSON here ('-': standard output)."),
     ] = None,
+    game_key: opt.GameKey = None,
 ) -> None:
-    """Measure the engine, the environments and the batch simulator on one core, side by side.
+    """Measure a game's engine (and its research environments and simulator) on one core.
 
     Random play everywhere: a uniform choice among the legal actions at every step.
     """
     from rich.console import Console
     from rich.table import Table
 
-    from odin_cards.tools.bench import (
-        SIM_GAMES,
-        research_missing,
-        run_bench,
-        run_research,
-        sim_first_call,
-    )
+    from odin_cards.plugin import resolve
+    from odin_cards.tools.bench import run_bench
 
+    plugin = opt.game_plugin(game_key)
+    rules = opt.game_rules(plugin)
     counts = players or [2, 4, 6]
-    if any(not 2 <= count <= 6 for count in counts):
-        raise typer.BadParameter("player counts are 2 to 6", param_hint="--players")
+    low, high = rules.min_players, rules.max_players
+    if any(not low <= count <= high for count in counts):
+        raise typer.BadParameter(f"player counts are {low} to {high}", param_hint="--players")
     check_output(json_file, "--json")
     console = Console(stderr=json_file == STDOUT)
-    table = Table(title="odin-cards engine, random play, one core")
+    table = Table(title=f"odin-cards engine, {plugin.key}, random play, one core")
     for column in (
         "players",
         "actions/s (validated)",
@@ -71,12 +81,12 @@ def bench_command(
         table.add_column(column, justify="right")
     results = []
     for count in counts:
-        r = run_bench(count, seconds, seed)
+        r = run_bench(rules, count, seconds, seed)
         results.append(r)
         table.add_row(
             str(count),
             f"{r.actions_per_second:,.0f}",
-            f"{r.unchecked_actions_per_second:,.0f}",
+            _figure(r.unchecked_actions_per_second),
             f"{r.legal_per_second:,.0f}",
             f"{r.games_per_second:,.1f}",
             f"{r.actions_per_game:,.0f}",
@@ -85,14 +95,17 @@ def bench_command(
         console.print(table)
     data: dict[str, Any] = {
         "format": "odin-cards-bench/1",
+        "game": plugin.key,
         "seconds_per_figure": seconds,
         "seed": seed,
         "results": [dataclasses.asdict(r) for r in results],
     }
-    if research:
-        missing = research_missing()
-        if not any("numba" in note for note in missing):
-            first = sim_first_call()
+    bench = plugin.environments.get("bench")
+    if research and bench is not None:
+        figures = resolve(bench)
+        missing = figures.missing()
+        first = figures.first_call()
+        if first is not None:
             data["sim_first_call_seconds"] = first
             console.print(
                 f"batch simulator: first call {first:.1f} s (numba compiles its kernels once,"
@@ -100,42 +113,27 @@ def bench_command(
             )
         extra = Table(
             title="actions per second, random play, one core: engine, environments, simulator",
-            caption=(
-                "engine: validated, as above; AEC env: PettingZoo odin_v0 steps; vector env:"
-                f" OdinVectorEnv steps, {SIM_GAMES} games; simulator: compiled random play,"
-                f" {SIM_GAMES} games; sim step(): sample_legal() + step() from Python"
-            ),
+            caption=figures.caption,
         )
-        for column in (
-            "players",
-            "engine",
-            "AEC env",
-            "vector env",
-            "simulator",
-            "sim step()",
-            "sim/engine",
-        ):
+        for column in ("players", "engine", *(name for _, name in RESEARCH_COLUMNS), "sim/engine"):
             extra.add_column(column, justify="right")
         research_results = []
         for count, engine in zip(counts, results, strict=True):
-            figures = run_research(count, seconds, seed)
-            research_results.append(figures)
-            sim = figures.sim_actions_per_second
+            measured = figures.measure(count, seconds, seed)
+            research_results.append(measured)
+            sim = measured.get("sim_actions_per_second")
             ratio = "-" if sim is None else f"{sim / engine.actions_per_second:,.1f}x"
             extra.add_row(
                 str(count),
                 f"{engine.actions_per_second:,.0f}",
-                _figure(figures.env_steps_per_second),
-                _figure(figures.vector_steps_per_second),
-                _figure(sim),
-                _figure(figures.sim_step_actions_per_second),
+                *(_figure(measured.get(key)) for key, _ in RESEARCH_COLUMNS),
                 ratio,
             )
         if json_file != STDOUT:
             console.print(extra)
         for note in missing:
             console.print(f"not measured: {note} ({RESEARCH_HINT})", markup=False)
-        data["research"] = [dataclasses.asdict(r) for r in research_results]
+        data["research"] = research_results
         data["research_missing"] = missing
     if json_file is not None:
         write_text(json_file, json.dumps(data, indent=1) + "\n")

@@ -1,4 +1,7 @@
-"""``odin evaluate AGENT``: an agent against the built-in levels over the evaluation set."""
+"""``odin evaluate AGENT``: an agent against the built-in levels over an evaluation set.
+
+The sets are Odin's (the packaged ``odin-eval-v1``); the command plays the set's game
+through the arena (:mod:`odin_cards.tools.evaluation`)."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from odin_cards.cli import options as opt
-from odin_cards.cli.app import CommandError, OdinCommand
+from odin_cards.cli.app import CommandError
 from odin_cards.cli.paths import STDOUT, check_output, plural, write_text
 
 if TYPE_CHECKING:
@@ -37,12 +40,13 @@ def split_list(values: list[str] | None, default: tuple[str, ...]) -> list[str]:
     return items or list(default)
 
 
-def players_list(values: list[str] | None) -> list[int]:
+def players_list(values: list[str] | None, name: str, low: int, high: int) -> list[int]:
     counts = []
     for text in split_list(values, tuple(str(p) for p in DEFAULT_PLAYERS)):
-        if not text.isdigit() or not 2 <= int(text) <= 6:
+        if not text.isdigit() or not low <= int(text) <= high:
             raise typer.BadParameter(
-                f"Odin is played by 2 to 6 players, not {text!r}", param_hint="--players"
+                f"{name} is played by {low} to {high} players, not {text!r}",
+                param_hint="--players",
             )
         if int(text) not in counts:
             counts.append(int(text))
@@ -88,9 +92,7 @@ def evaluate_command(
         Path | None,
         typer.Option("--set", help="An evaluation set file (default: the packaged odin-eval-v1)."),
     ] = None,
-    target: opt.Target = 15,
-    one_hand: opt.OneHand = False,
-    next_leader: opt.NextLeader = "rotate",
+    game_key: opt.GameKey = None,
     workers: Annotated[
         int | None,
         typer.Option("--workers", "-j", help="Processes to play on (default: every core)."),
@@ -104,13 +106,13 @@ def evaluate_command(
 
     Each deal of the evaluation set is played once per seat, the agent at that seat and the
     opponent level at every other one, so the luck of the deal cancels. An agent that fails
-    or returns an illegal action stops the run with an error (exit 1).
+    or returns an illegal action stops the run with an error (exit 1). The sets are Odin's:
+    another game has none.
     """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
     from rich.text import Text
 
-    from odin_cards.odin.rules import OptionsError
     from odin_cards.tools.arena import ArenaError, BotFailure, default_workers, make_entrant
     from odin_cards.tools.evaluation import (
         Evaluation,
@@ -118,42 +120,59 @@ def evaluate_command(
         evaluate,
         evaluation_dict,
         load_set,
+        set_setup,
     )
 
     console = Console(highlight=False, stderr=json_file == STDOUT)
-    counts = players_list(players)
+    plugin = opt.game_plugin(game_key)
+    rules = opt.game_rules(plugin)
+    counts = players_list(players, plugin.name, rules.min_players, rules.max_players)
     opponents = split_list(against, DEFAULT_OPPONENTS)
     if deals < 1:
         raise typer.BadParameter(f"play at least 1 deal, not {deals}", param_hint="--deals")
     if workers is not None and workers < 1:
         raise typer.BadParameter(f"use at least 1 worker, not {workers}", param_hint="--workers")
-    options = opt.make_options(2, target, one_hand, next_leader)
+    setup = opt.game_setup(plugin, min(counts))
+    try:
+        evaluation_set = load_set(set_file)
+    except EvaluationSetError as error:
+        raise typer.BadParameter(str(error), param_hint="--set/--deals") from None
+    if evaluation_set.game != plugin.key:
+        raise typer.BadParameter(
+            f"{evaluation_set.name} holds deals of {evaluation_set.game}, not of {plugin.key}"
+            " (the evaluation sets are Odin's)",
+            param_hint="--game" if set_file is None else "--set",
+        )
+    try:
+        set_setup(setup)
+    except EvaluationSetError as error:
+        raise typer.BadParameter(str(error)) from None
     check_output(json_file, "--json")
     try:
-        make_entrant(agent)
+        make_entrant(agent, plugin.key)
     except ArenaError as error:
         raise typer.BadParameter(str(error), param_hint="AGENT") from None
     for opponent in opponents:
         try:
-            if make_entrant(opponent).agent is not None:
+            if make_entrant(opponent, plugin.key).agent is not None:
                 raise ArenaError(f"{opponent}: the opponents are bot levels, not agents")
         except ArenaError as error:
             raise typer.BadParameter(str(error), param_hint="--against") from None
     try:
-        evaluation_set = load_set(set_file)
         for count in counts:
             evaluation_set.for_players(count, deals)
     except EvaluationSetError as error:
         raise typer.BadParameter(str(error), param_hint="--set/--deals") from None
     workers = default_workers() if workers is None else workers
     total = sum(deals * count for count in counts) * len(opponents)
+    given = opt.flags_text()
     console.print(
         Text.assemble(
             (f"{agent}", "bold"),
             f" against {', '.join(opponents)} on {evaluation_set.name}:"
             f" {plural(deals, 'deal')} x every seat at {', '.join(map(str, counts))} players"
-            f" = {plural(total, 'game')}, target {options.target}"
-            f"{', one hand' if options.one_hand else ''}, {plural(workers, 'worker')}",
+            f" = {plural(total, 'game')}{', ' + given if given else ''},"
+            f" {plural(workers, 'worker')}",
         )
     )
 
@@ -180,7 +199,7 @@ def evaluate_command(
                 evaluation_set,
                 counts,
                 deals,
-                options,
+                setup,
                 workers,
                 on_game=advance,
                 on_pairing=done.append,
@@ -188,17 +207,17 @@ def evaluate_command(
             complete = True
         except BotFailure as error:
             raise CommandError(f"agent failure: {error}") from None
-        except (ArenaError, OptionsError) as error:
+        except (ArenaError, EvaluationSetError) as error:
             raise typer.BadParameter(str(error)) from None
         except KeyboardInterrupt:
             complete = False
             evaluation = Evaluation(
-                agent=make_entrant(agent).label,
+                agent=make_entrant(agent, plugin.key).label,
                 opponents=tuple(opponents),
                 set_name=evaluation_set.name,
                 set_sha256=evaluation_set.sha256,
                 deals=deals,
-                options=options,
+                setup=set_setup(setup),
                 workers=workers,
                 pairings=tuple(done),
             )
@@ -241,4 +260,4 @@ def print_table(console: Console, evaluation: Evaluation) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("evaluate", cls=OdinCommand)(evaluate_command)
+    app.command("evaluate", cls=opt.GameCommand)(evaluate_command)

@@ -1,4 +1,5 @@
-"""``odin join URL``: play (or watch) a table of a real ``odin serve`` from the terminal."""
+"""``odin join URL``: play (or watch) a table of a real ``odin serve`` from the terminal,
+whatever its game (:mod:`odin_cards.cli.remote`)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def join_command(
         str, typer.Option("--name", help="Your name at the table (with an invite link).")
     ] = "You",
 ) -> None:
-    """Play or watch a server table: the same screen and input as odin play.
+    """Play or watch a server table of any game: the same screen and input as odin play.
 
     A dropped connection comes back by itself. Leaving (quit, end of input, Ctrl-C) keeps
     your seat: the seat link printed when you sat down brings you back.
@@ -36,7 +37,7 @@ def join_command(
     from rich.text import Text
 
     from odin_cards.cli.play import piped_reader, terminal_reader
-    from odin_cards.odin.play.remote import JoinError, RemoteSession, parse_link, take_seat
+    from odin_cards.cli.remote import JoinError, RemoteSession, parse_link, take_seat
 
     console = Console(highlight=False)
     try:

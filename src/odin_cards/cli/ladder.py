@@ -7,25 +7,27 @@ The arena command hands over here when ``--ladder`` is given; see
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
+from odin_cards.cli import options as opt
 from odin_cards.cli.app import CommandError
 from odin_cards.cli.paths import STDOUT, check_output, plural, write_text
 
 if TYPE_CHECKING:
-    from odin_cards.odin.rules import Options
+    from odin_cards.plugin import GamePlugin
     from odin_cards.tools.arena.ladder import Rating, Rung, Sprt
 
 
 def ladder_command(
+    plugin: GamePlugin,
     bots: Sequence[str],
     max_games: int,
     seed: int,
-    options: Options,
+    setup: Mapping[str, Any],
     workers: int | None,
     json_file: Path | None,
     delta: float,
@@ -39,7 +41,7 @@ def ladder_command(
 
     console = Console(highlight=False, stderr=json_file == STDOUT)
     try:
-        entrants = make_entrants(bots)
+        entrants = make_entrants(bots, plugin.key)
         test = Sprt(delta=delta)
     except ArenaError as error:
         raise typer.BadParameter(str(error), param_hint="BOTS") from None
@@ -51,13 +53,13 @@ def ladder_command(
     workers = 1 if workers is None else workers
     if workers < 1:
         raise typer.BadParameter(f"use at least 1 worker, not {workers}", param_hint="--workers")
+    given = opt.flags_text()
     console.print(
         Text(
-            f"ladder of {plural(len(entrants), 'level')}, heads-up, at most"
+            f"ladder of {plural(len(entrants), 'level')} of {plugin.key}, heads-up, at most"
             f" {plural(max_games, 'game')} a rung, SPRT share 0.5±{test.delta:g}"
-            f" (alpha {test.alpha:g}, beta {test.beta:g}), target {options.target}"
-            f"{', one hand' if options.one_hand else ''}, seed {seed},"
-            f" {plural(workers, 'worker')}"
+            f" (alpha {test.alpha:g}, beta {test.beta:g}){', ' + given if given else ''},"
+            f" seed {seed}, {plural(workers, 'worker')}"
         )
     )
 
@@ -72,7 +74,7 @@ def ladder_command(
         )
 
     try:
-        rungs = run_ladder(entrants, options, test, max_games, seed, workers, on_rung=show)
+        rungs = run_ladder(entrants, setup, test, max_games, seed, workers, on_rung=show)
     except BotFailure as error:
         raise CommandError(f"bot failure: {error}") from None
     except ArenaError as error:
@@ -86,15 +88,17 @@ def ladder_command(
             )
         )
     if json_file is not None:
-        write_text(json_file, json.dumps(ladder_dict(rungs, ratings, test, seed), indent=1) + "\n")
+        data = ladder_dict(rungs, ratings, test, seed, plugin.key)
+        write_text(json_file, json.dumps(data, indent=1) + "\n")
 
 
 def ladder_dict(
-    rungs: Sequence[Rung], ratings: Sequence[Rating], test: Sprt, seed: int
+    rungs: Sequence[Rung], ratings: Sequence[Rating], test: Sprt, seed: int, game: str
 ) -> dict[str, Any]:
-    """The ladder as JSON: the test, every rung and every rating."""
+    """The ladder as JSON: the game, the test, every rung and every rating."""
     return {
         "format": "odin-cards-ladder/1",
+        "game": game,
         "seed": seed,
         "test": {"delta": test.delta, "alpha": test.alpha, "beta": test.beta},
         "rungs": [

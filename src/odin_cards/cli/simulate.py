@@ -1,4 +1,5 @@
-"""``odin simulate``: random games with a summary, optionally saving one game record."""
+"""``odin simulate``: many games of any game, random or by one bot level in every seat, with
+a summary; optionally saving the first game's record."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from odin_cards.cli import options as opt
-from odin_cards.cli.app import CommandError, OdinCommand
+from odin_cards.cli.app import CommandError
 from odin_cards.cli.paths import STDOUT, check_output, plural, write_text
 
 if TYPE_CHECKING:
@@ -18,42 +19,24 @@ if TYPE_CHECKING:
     from rich.progress import Progress
     from rich.table import Table
 
-    from odin_cards.contract import GameRules, GameState
-    from odin_cards.odin.rules import Game
-    from odin_cards.tools.simulate import GameTotals, Summary
-
-
-def summary_dict(summary: Summary, seconds: float, complete: bool) -> dict[str, Any]:
-    return {
-        "format": "odin-cards-simulate/1",
-        "game": "odin",
-        "complete": complete,
-        "players": summary.players,
-        "games": summary.games,
-        "hands": summary.hands,
-        "rounds": summary.rounds,
-        "actions": summary.actions,
-        "hands_per_game": summary.hands_per_game,
-        "rounds_per_hand": summary.rounds_per_hand,
-        "mean_points": summary.mean_points,
-        "win_share_by_seat": [w / summary.games for w in summary.wins] if summary.games else [],
-        "seconds": seconds,
-    }
+    from odin_cards.contract import GameState
+    from odin_cards.tools.simulate import GameTotals
 
 
 def totals_dict(key: str, totals: GameTotals, seconds: float, complete: bool) -> dict[str, Any]:
-    """The figures of random games of any game (through the contract)."""
+    """The figures of the games played (format ``odin-cards-simulate/2``)."""
     return {
-        "format": "odin-cards-simulate/1",
+        "format": "odin-cards-simulate/2",
         "game": key,
         "complete": complete,
         "players": totals.players,
         "games": totals.games,
         "actions": totals.actions,
         "actions_per_game": totals.actions_per_game,
+        "hands_per_game": totals.hands_per_game,
+        "turns_per_game": totals.turns_per_game,
         "mean_score": totals.mean_score,
         "mean_score_by_seat": totals.mean_scores,
-        "turns_per_game": totals.turns_per_game,
         "win_share_by_seat": [w / totals.games for w in totals.wins] if totals.games else [],
         "seconds": seconds,
     }
@@ -70,7 +53,7 @@ def places(totals: GameTotals) -> tuple[Table, list[dict[str, Any]]]:
     for column in ("place", "win share (95% CI)", "mean score"):
         table.add_column(column, justify="right", no_wrap=True)
     rows: list[dict[str, Any]] = []
-    games = totals.games
+    games = totals.ordered
     for place, (wins, score) in enumerate(
         zip(totals.place_wins, totals.mean_place_scores, strict=True)
     ):
@@ -80,18 +63,6 @@ def places(totals: GameTotals) -> tuple[Table, list[dict[str, Any]]]:
         )
         table.add_row(f"{place}", f"{wins / games:.3f} ({low:.3f}-{high:.3f})", f"{score:.2f}")
     return table, rows
-
-
-def length_line(totals: GameTotals) -> str:
-    """How long the games were: actions (and turns, where the game counts them)."""
-    lengths = totals.lengths
-    line = (
-        f"game length: {totals.actions_per_game:.1f} actions on average"
-        f" ({min(lengths)}-{max(lengths)})"
-    )
-    if totals.turns_per_game is not None:
-        line += f", {totals.turns_per_game:.1f} turns ({min(totals.turns)}-{max(totals.turns)})"
-    return line
 
 
 def progress_bar(console: Console) -> Progress:
@@ -107,31 +78,49 @@ def progress_bar(console: Console) -> Progress:
     )
 
 
-def simulate_game(
-    rules: GameRules,
-    players: int,
-    games: int,
-    seed: int,
-    record: Path | None,
-    json_file: Path | None,
-    level: str | None = None,
+def simulate_command(
+    players: Annotated[
+        int, typer.Option("--players", "-p", help="Players (as many as the game allows).")
+    ] = 4,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of deals and choices.")] = 1,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Write the first game's record (JSON) here.")
+    ] = None,
+    json_file: Annotated[
+        Path | None,
+        typer.Option("--json", help="Write the figures as JSON here ('-': standard output)."),
+    ] = None,
+    game_key: opt.GameKey = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            help="A bot level in every seat instead of random play ('level:seconds=S' sets a"
+            " budget): how balanced the game is for it.",
+        ),
+    ] = None,
 ) -> None:
-    """``odin simulate`` of a game other than Odin, through the contract: random games, or
-    games of one bot level in every seat (``--bots``: how balanced the game is for it)."""
+    """Play many games and print a summary: lengths, scores and victories by seat and by
+    place in the order of play, time.
+
+    Random play (a uniform choice among the legal actions) unless --bots names a level.
+    Ctrl-C stops early and prints the summary of the games finished (exit status 130).
+    """
     from rich.console import Console
     from rich.table import Table
 
-    from odin_cards.odin.bots.registry import bot_levels
     from odin_cards.tools import simulate as sim
+    from odin_cards.tools.arena import ArenaError, parse_entrant
 
-    opt.check_players_of(rules, players)
-    if level is not None and level not in bot_levels(rules.key):
-        raise typer.BadParameter(
-            f"unknown bot level {level!r} of {rules.key};"
-            f" levels: {', '.join(bot_levels(rules.key)) or 'none'}",
-            param_hint="--bots",
-        )
-    setup = rules.check_setup(players, {})
+    plugin = opt.game_plugin(game_key)
+    setup = opt.game_setup(plugin, players)
+    rules = opt.game_rules(plugin)
+    if bots is not None:
+        try:
+            parse_entrant(bots, plugin.key)
+        except ArenaError as error:
+            raise typer.BadParameter(str(error), param_hint="--bots") from None
     check_output(record, "--record")
     check_output(json_file, "--json")
     quiet = json_file == STDOUT
@@ -150,7 +139,7 @@ def simulate_game(
             progress.advance(task)
 
         try:
-            sim.simulate_contract(rules, players, setup, games, seed, advance, level)
+            sim.simulate(rules, players, setup, games, seed, advance, bots)
         except KeyboardInterrupt:
             complete = False
         except (sim.BotError, sim.UnfinishedGameError) as error:
@@ -159,14 +148,16 @@ def simulate_game(
     if not complete:
         console.print(f"interrupted: {totals.games} of {plural(games, 'game')} played")
     if not quiet:
-        kind = "random game" if level is None else f"{level} self-play game"
-        table = Table(title=f"{plural(totals.games, kind)} of {rules.key}, {players} players")
+        kind = "random game" if bots is None else f"{bots} self-play game"
+        table = Table(title=f"{plural(totals.games, kind)} of {plugin.key}, {players} players")
         table.add_column("figure")
         table.add_column("value", justify="right")
         table.add_row("games", f"{totals.games}")
         table.add_row("actions per game", f"{totals.actions_per_game:.1f}")
         if totals.lengths:
             table.add_row("shortest, longest", f"{min(totals.lengths)}, {max(totals.lengths)}")
+        if totals.hands_per_game is not None:
+            table.add_row("hands per game", f"{totals.hands_per_game:.2f}")
         if totals.turns_per_game is not None:
             table.add_row("turns per game", f"{totals.turns_per_game:.1f}")
         table.add_row("mean score per player", f"{totals.mean_score:.2f}")
@@ -176,12 +167,13 @@ def simulate_game(
         rate = totals.actions / elapsed if elapsed > 0 else 0.0
         table.add_row("time", f"{elapsed:.2f} s ({rate:,.0f} actions/s)")
         console.print(table)
-        if totals.games:
+        if totals.ordered:
             console.print(places(totals)[0])
     if json_file is not None:
-        data = totals_dict(rules.key, totals, elapsed, complete)
-        data["bots"] = level
-        data["places"] = places(totals)[1] if totals.games else []
+        data = totals_dict(plugin.key, totals, elapsed, complete)
+        data["setup"] = setup
+        data["bots"] = bots
+        data["places"] = places(totals)[1] if totals.ordered else []
         write_text(json_file, json.dumps(data, indent=1) + "\n")
         if not quiet:
             console.print(f"wrote the figures to {json_file}")
@@ -192,103 +184,5 @@ def simulate_game(
         raise typer.Exit(130)
 
 
-def simulate_command(
-    players: Annotated[
-        int, typer.Option("--players", "-p", help="2 to 6 (Odin), 2 to 5 (name-of-odin).")
-    ] = 4,
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of deals and choices.")] = 1,
-    record: Annotated[
-        Path | None, typer.Option("--record", help="Write the first game's record (JSON) here.")
-    ] = None,
-    json_file: Annotated[
-        Path | None,
-        typer.Option("--json", help="Write the figures as JSON here ('-': standard output)."),
-    ] = None,
-    target: opt.Target = 15,
-    one_hand: opt.OneHand = False,
-    next_leader: opt.NextLeader = "rotate",
-    first_leader: opt.FirstLeader = None,
-    colours: opt.Colours = 6,
-    goat: opt.Goat = False,
-    game: opt.GameKey = "odin",
-    bots: Annotated[
-        str | None,
-        typer.Option(
-            "--bots",
-            help="A game other than Odin: a bot level in every seat instead of random play.",
-        ),
-    ] = None,
-) -> None:
-    """Play random games and print a summary (games, hands, rounds, points, time).
-
-    Ctrl-C stops early and prints the summary of the games finished (exit status 130).
-    """
-    from rich.console import Console
-    from rich.table import Table
-
-    from odin_cards.tools.simulate import Summary, simulate
-
-    rules = opt.game_rules(game)
-    if rules.key != "odin":
-        opt.refuse_odin_flags(rules.key)
-        simulate_game(rules, players, games, seed, record, json_file, bots)
-        return
-    if bots is not None:
-        raise typer.BadParameter(
-            "odin simulate plays Odin at random; odin arena plays its bots", param_hint="--bots"
-        )
-    options = opt.make_options(players, target, one_hand, next_leader, first_leader, colours, goat)
-    check_output(record, "--record")
-    check_output(json_file, "--json")
-    quiet = json_file == STDOUT
-    console = Console(stderr=quiet)
-    summary = Summary(players)
-    first: list[Game] = []
-    start = time.perf_counter()
-    complete = True
-    with progress_bar(console) as progress:
-        task = progress.add_task("simulating", total=games)
-
-        def advance(played: Game) -> None:
-            summary.add(played)
-            if not first:
-                first.append(played)
-            progress.advance(task)
-
-        try:
-            simulate(players, games, seed, options, advance)
-        except KeyboardInterrupt:
-            complete = False
-    elapsed = time.perf_counter() - start
-
-    title = f"{plural(summary.games, 'random game')}, {players} players, target {options.target}"
-    if not complete:
-        console.print(f"interrupted: {summary.games} of {plural(games, 'game')} played")
-    if not quiet:
-        table = Table(title=title)
-        table.add_column("figure")
-        table.add_column("value", justify="right")
-        table.add_row("games", f"{summary.games}")
-        table.add_row("hands per game", f"{summary.hands_per_game:.2f}")
-        table.add_row("rounds per hand", f"{summary.rounds_per_hand:.2f}")
-        table.add_row("actions", f"{summary.actions}")
-        table.add_row("mean points per player", f"{summary.mean_points:.2f}")
-        shares = " ".join(f"{w / summary.games:.3f}" for w in summary.wins) or "-"
-        table.add_row("win share by seat", shares)
-        rate = summary.actions / elapsed if elapsed > 0 else 0.0
-        table.add_row("time", f"{elapsed:.2f} s ({rate:,.0f} actions/s)")
-        console.print(table)
-    if json_file is not None:
-        write_text(json_file, json.dumps(summary_dict(summary, elapsed, complete), indent=1) + "\n")
-        if not quiet:
-            console.print(f"wrote the figures to {json_file}")
-    if record is not None and first:
-        write_text(record, first[0].record().to_json(indent=1) + "\n")
-        console.print(f"wrote the first game's record to {record}")
-    if not complete:
-        raise typer.Exit(130)
-
-
 def register(app: typer.Typer) -> None:
-    app.command("simulate", cls=OdinCommand)(simulate_command)
+    app.command("simulate", cls=opt.GameCommand)(simulate_command)

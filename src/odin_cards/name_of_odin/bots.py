@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from odin_cards.contract import GameState
+from odin_cards.name_of_odin.plugin import LEVELS as FACTS
 from odin_cards.name_of_odin.rules.symbols import VIKING_CODES, VIKINGS
 
 View = Mapping[str, Any]
@@ -40,11 +41,10 @@ class Bot(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """A bot level as a lobby shows it."""
+    """How a level plays: the bot it makes. What the level is (its name and description)
+    is written once, in the plugin (:data:`odin_cards.name_of_odin.plugin.LEVELS`)."""
 
     key: str
-    name: str
-    description: str
     make: Callable[[], Bot]
 
 
@@ -432,25 +432,11 @@ class HeuristicBot:
         return best if best_display + 0.6 > worth(best.split()[1]) else "pass"
 
 
-LEVELS: dict[str, Level] = {
-    level.key: level
-    for level in (
-        Level(
-            "random",
-            "Random",
-            "Takes any legal action at random. For learning the rules.",
-            RandomBot,
-        ),
-        Level(
-            "heuristic",
-            "Heuristic",
-            "Plans a raid and gathers its vikings, ship and hero; builds; matches every card"
-            " it can and adds cards to the others' raids.",
-            HeuristicBot,
-        ),
-    )
-}
-"""The levels, weakest first."""
+MAKERS: Mapping[str, Callable[[], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+"""The bot of each level of the plugin (:data:`odin_cards.name_of_odin.plugin.LEVELS`)."""
+
+LEVELS: dict[str, Level] = {facts.key: Level(facts.key, MAKERS[facts.key]) for facts in FACTS}
+"""The levels, weakest first (the plugin's order)."""
 
 
 def make_bot(level: str) -> Bot:
@@ -476,7 +462,18 @@ def ask(bot: Bot, view: View, rng: random.Random) -> str:
     return text
 
 
-__all__ = ["LEVELS", "Bot", "HeuristicBot", "Level", "RandomBot", "View", "ask", "make_bot"]
+__all__ = [
+    "LEVELS",
+    "MAKERS",
+    "Bot",
+    "HeuristicBot",
+    "Level",
+    "RandomBot",
+    "View",
+    "ask",
+    "choose",
+    "make_bot",
+]
 
 
 def choose(state: GameState, level: str, seconds: float | None, rng: random.Random) -> str:

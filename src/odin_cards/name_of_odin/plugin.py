@@ -7,7 +7,7 @@ of the game.
 
 from __future__ import annotations
 
-from odin_cards.plugin import BotLevel, GamePlugin
+from odin_cards.plugin import BotLevel, Flag, GamePlugin
 
 LEVELS = (
     BotLevel("random", "Random", "Takes any legal action at random. For learning the rules."),
@@ -29,4 +29,16 @@ PLUGIN = GamePlugin(
     bot_levels=LEVELS,
     bots="odin_cards.name_of_odin.bots:choose",
     stand_in="heuristic",
+    flags=(
+        Flag(
+            "--cards",
+            "Play with the cards of this file: your copy's cards (TOML or JSON).",
+            "text",
+            "FILE",
+        ),
+    ),
+    read_flags="odin_cards.name_of_odin.play.flags:read_flags",
+    terminal="odin_cards.name_of_odin.play.terminal:play",
+    remote="odin_cards.name_of_odin.play.remote:screen",
+    replay="odin_cards.name_of_odin.play.replay:replay",
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from odin_cards.plugin import BotLevel, GamePlugin, Preset
+from odin_cards.plugin import BotLevel, Flag, GamePlugin, Preset
 
 LEVELS = (
     BotLevel("random", "Random", "Plays any legal move at random. For learning the rules."),
@@ -68,6 +68,16 @@ def reference_ratings() -> dict[str, tuple[float, float]]:
     return {key: (float(value["mu"]), float(value["sigma"])) for key, value in levels.items()}
 
 
+FLAGS = (
+    Flag("--target", "Points that end the game (10/15/20/any; default 15).", "int"),
+    Flag("--one-hand", "The first hand ends the game.", "switch"),
+    Flag("--next-leader", "Who leads a new hand: 'rotate' (default) or 'winner'.", "text", "WHO"),
+    Flag("--first-leader", "Seat that leads the first hand (default: random).", "int", "SEAT"),
+    Flag("--colours", "6 (default), or 4 for the two-player variant (36 cards).", "int"),
+    Flag("--goat", "Add the Grumpy Goat promo card X0.", "switch"),
+)
+"""Odin's set-up options on the command line (read by :mod:`odin_cards.odin.play.flags`)."""
+
 PLUGIN = GamePlugin(
     key="odin",
     name="Odin",
@@ -76,6 +86,7 @@ PLUGIN = GamePlugin(
     rules="odin_cards.odin.rules.odin:ODIN",
     bot_levels=LEVELS,
     bots="odin_cards.odin.bots.play:choose",
+    players="odin_cards.odin.bots.play:player",
     warm="odin_cards.odin.bots.play:warm",
     stand_in="heuristic",
     presenter="odin_cards.odin.web.presenter:states",
@@ -84,10 +95,16 @@ PLUGIN = GamePlugin(
     rated=True,
     ratings="odin_cards.odin.plugin:reference_ratings",
     web="odin_cards.odin.web",
+    flags=FLAGS,
+    read_flags="odin_cards.odin.play.flags:read_flags",
+    terminal="odin_cards.odin.play.terminal:play",
+    remote="odin_cards.odin.play.remote:screen",
+    replay="odin_cards.odin.play.replay:replay",
     analysis="odin_cards.odin.analysis.annotate:analyse_to_dict",
     environments={
         "pettingzoo": "odin_cards.odin.env.odin_v0:env",
         "gymnasium": "odin_cards.odin.env.single:OdinSingleAgentEnv",
         "openspiel": "odin_cards.odin.env.openspiel:OdinGame",
+        "bench": "odin_cards.odin.sim.bench:RESEARCH",
     },
 )

@@ -1,21 +1,20 @@
-"""Speed figures: the engine, the learning environments and the batch simulator.
+"""Speed figures of any game's engine, measured through the game contract.
 
-Each figure is measured on one core for a fixed wall-clock budget, with random play. The
-engine's is driven through its public API (``legal_actions()`` and the validating
-``apply()``); the research figures (:func:`run_research`) need the ``research`` extra and
-say which parts are missing (:func:`research_missing`). The simulator's kernels run on one
-thread (numba without ``parallel``), so its figure is one core's too.
+Each figure is measured on one core for a fixed wall-clock budget, with random play (a
+uniform choice among the legal actions), through the contract: ``legal_actions()`` and
+the validating ``apply()``. A game whose state also offers ``apply_unchecked(action)``
+(Odin's, what the simulations inside its bots use) gets that figure too. A game's
+research figures (its learning environments, a batch simulator) are its own, named by
+its plugin (``environments["bench"]``: Odin's :mod:`odin_cards.odin.sim.bench`).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from odin_cards.odin.rules import Game, Options
+from odin_cards.contract import GameRules, GameState
 
 
 @dataclass(frozen=True)
@@ -23,23 +22,24 @@ class BenchResult:
     players: int
     actions_per_second: float
     """Random play through whole games: legal-action generation plus validated apply."""
-    unchecked_actions_per_second: float
-    """The same with ``apply_unchecked`` (what simulations inside bots use)."""
+    unchecked_actions_per_second: float | None
+    """The same with ``apply_unchecked``, where the game has it (``None``: it has not)."""
     legal_per_second: float
     """``legal_actions()`` calls on positions sampled from random games."""
     games_per_second: float
     actions_per_game: float
 
 
-def _play(players: int, seconds: float, checked: bool, seed: int) -> tuple[int, int, float]:
+def _play(
+    rules: GameRules, players: int, seconds: float, checked: bool, seed: int
+) -> tuple[int, int, float]:
     rng = random.Random(seed)
-    options = Options()
     actions = games = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        game = Game.new(players, options, seed=f"bench:{seed}:{games}")
-        apply = game.apply if checked else game.apply_unchecked
+        game = rules.new_game(players, {}, seed=f"bench:{seed}:{games}")
+        apply = game.apply if checked else game.apply_unchecked  # type: ignore[attr-defined]
         while not game.is_over:
             legal = game.legal_actions()
             apply(legal[rng.randrange(len(legal))])
@@ -50,22 +50,22 @@ def _play(players: int, seconds: float, checked: bool, seed: int) -> tuple[int, 
             return actions, games, now - start
 
 
-def _positions(players: int, count: int, seed: int) -> list[Game]:
+def _positions(rules: GameRules, players: int, count: int, seed: int) -> list[GameState]:
     rng = random.Random(seed)
-    positions: list[Game] = []
+    positions: list[GameState] = []
     games = 0
     while len(positions) < count:
-        game = Game.new(players, seed=f"positions:{seed}:{games}")
+        game = rules.new_game(players, {}, seed=f"positions:{seed}:{games}")
         games += 1
         while not game.is_over and len(positions) < count:
-            positions.append(game.clone(history=False))
+            positions.append(game.clone())
             legal = game.legal_actions()
-            game.apply_unchecked(legal[rng.randrange(len(legal))])
+            game.apply(legal[rng.randrange(len(legal))])
     return positions
 
 
-def _legal_rate(players: int, seconds: float, seed: int) -> float:
-    positions = _positions(players, 5000, seed)
+def _legal_rate(rules: GameRules, players: int, seconds: float, seed: int) -> float:
+    positions = _positions(rules, players, 5000, seed)
     calls = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -78,143 +78,23 @@ def _legal_rate(players: int, seconds: float, seed: int) -> float:
             return calls / (now - start)
 
 
-def run_bench(players: int, seconds: float = 2.0, seed: int = 1) -> BenchResult:
-    actions, games, elapsed = _play(players, seconds, checked=True, seed=seed)
-    unchecked, _, unchecked_elapsed = _play(players, seconds, checked=False, seed=seed)
+def has_unchecked(rules: GameRules, players: int) -> bool:
+    """Whether the game's state offers ``apply_unchecked`` (a fast path for simulations)."""
+    return callable(getattr(rules.new_game(players, {}, seed="probe"), "apply_unchecked", None))
+
+
+def run_bench(rules: GameRules, players: int, seconds: float = 2.0, seed: int = 1) -> BenchResult:
+    """The engine's figures for ``players`` (each measured for ``seconds``)."""
+    actions, games, elapsed = _play(rules, players, seconds, checked=True, seed=seed)
+    unchecked_rate = None
+    if has_unchecked(rules, players):
+        unchecked, _, unchecked_elapsed = _play(rules, players, seconds, False, seed)
+        unchecked_rate = unchecked / unchecked_elapsed
     return BenchResult(
         players=players,
         actions_per_second=actions / elapsed,
-        unchecked_actions_per_second=unchecked / unchecked_elapsed,
-        legal_per_second=_legal_rate(players, seconds, seed),
+        unchecked_actions_per_second=unchecked_rate,
+        legal_per_second=_legal_rate(rules, players, seconds, seed),
         games_per_second=games / elapsed,
         actions_per_game=actions / games,
     )
-
-
-# ------------------------------------------------------------------ research extra
-
-SIM_GAMES = 256
-"""Games in the simulator's and the vectorized environment's batch."""
-
-
-@dataclass(frozen=True)
-class ResearchResult:
-    """Steps per second of the learning environments and the batch simulator (``None``: not
-    installed). Every figure is random play: a uniform choice among the legal actions."""
-
-    players: int
-    env_steps_per_second: float | None
-    """The PettingZoo AEC environment (``odin_v0``): ``last()``, a choice from the mask,
-    ``step()``."""
-    vector_steps_per_second: float | None
-    """The vectorized environment: ``step()`` with its observations and masks, actions from
-    the simulator's ``sample_legal()`` (a policy's own cost is not in it)."""
-    sim_actions_per_second: float | None
-    """The simulator's compiled random play: legal actions, the choice and the step."""
-    sim_step_actions_per_second: float | None
-    """The simulator from Python: ``sample_legal()`` then the checked ``step()``."""
-
-
-def research_missing() -> list[str]:
-    """What the research figures cannot measure here, one line each."""
-    from odin_cards.odin.sim import HAVE_NUMBA
-
-    notes = []
-    if importlib.util.find_spec("pettingzoo") is None:
-        notes.append("the PettingZoo environment needs pettingzoo")
-
-    if not HAVE_NUMBA:
-        notes.append("the batch simulator and the vectorized environment need numba")
-    return notes
-
-
-def sim_first_call() -> float:
-    """Seconds the simulator's first use takes in this process: numba compiles its kernels
-    (about a minute on one core) or, usually, loads them from its on-disk cache."""
-    from odin_cards.odin.sim import Batch
-
-    start = time.perf_counter()
-    batch = Batch.new(2, 2)
-    batch.random_play(2)
-    batch.step(batch.sample_legal())
-    batch.legal_mask()
-    batch.legal_ids()
-    return time.perf_counter() - start
-
-
-def _rate(seconds: float, work: Callable[[], int]) -> float:
-    done = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        done += work()
-        now = time.perf_counter()
-        if now >= deadline:
-            return done / (now - start)
-
-
-def _env_rate(players: int, seconds: float, seed: int) -> float:
-    import numpy as np
-
-    from odin_cards.odin.env import odin_v0
-
-    env = odin_v0.env(players=players)
-    rng = np.random.default_rng(seed)
-    episodes = [seed]
-
-    def episode() -> int:
-        env.reset(seed=episodes[0])
-        episodes[0] += 1
-        steps = 0
-        for _ in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-            steps += 1
-        return steps
-
-    return _rate(seconds, episode)
-
-
-def _vector_rate(players: int, seconds: float, seed: int) -> float:
-    from odin_cards.odin.env.vector import OdinVectorEnv
-
-    env = OdinVectorEnv(SIM_GAMES, players, compiled=True)
-    env.reset(seed=seed)
-
-    def step() -> int:
-        env.step(env.batch.sample_legal())
-        return SIM_GAMES
-
-    return _rate(seconds, step)
-
-
-def _sim_rates(players: int, seconds: float, seed: int) -> tuple[float, float]:
-    from odin_cards.odin.sim import Batch
-
-    batch = Batch.new(SIM_GAMES, players, seed=seed)
-    kernel = _rate(seconds, lambda: batch.random_play(200))
-    stepped = Batch.new(SIM_GAMES, players, seed=seed)
-
-    def step() -> int:
-        actions = stepped.sample_legal()
-        stepped.step(actions)
-        stepped.reset(stepped.over)
-        return int((actions >= 0).sum())
-
-    return kernel, _rate(seconds, step)
-
-
-def run_research(players: int, seconds: float = 2.0, seed: int = 1) -> ResearchResult:
-    """The research figures for ``players`` (each measured for ``seconds``)."""
-    missing = research_missing()
-    env_rate = None
-    if not any("pettingzoo" in note for note in missing):
-        env_rate = _env_rate(players, seconds, seed)
-    vector_rate = sim_rate = step_rate = None
-    if not any("numba" in note for note in missing):
-        sim_rate, step_rate = _sim_rates(players, seconds, seed)
-        vector_rate = _vector_rate(players, seconds, seed)
-    return ResearchResult(players, env_rate, vector_rate, sim_rate, step_rate)

@@ -1,8 +1,9 @@
-"""Random play: many whole games driven by a seeded uniform choice among legal actions.
+"""Simulation: many whole games of any game, random or by one bot level in every seat.
 
-Used by ``odin simulate`` (a quick health check of the engine and a summary of what
-Odin games look like) and by the benchmark. Odin's games go through its own API (hands,
-rounds); any other game goes through the contract (:mod:`odin_cards.contract`) only.
+Used by ``odin simulate`` (a quick health check of a game's engine and a summary of what
+its games look like: how long, how balanced between the seats and the places in the order
+of play) and by the tests. Every game goes through the contract
+(:mod:`odin_cards.contract`) and its plugin's bots only.
 """
 
 from __future__ import annotations
@@ -14,88 +15,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from odin_cards.contract import GameRules, GameState
-from odin_cards.odin.rules import Game, HandEnd, Options, RoundEnd
-
-
-def random_game(players: int, options: Options, seed: int | str, rng: random.Random) -> Game:
-    """Play one whole game with uniformly random legal actions."""
-    game = Game.new(players, options, seed)
-    while not game.is_over:
-        legal = game.legal_actions()
-        game.apply_unchecked(legal[rng.randrange(len(legal))])
-    return game
-
-
-@dataclass
-class Summary:
-    """Totals over simulated games."""
-
-    players: int
-    games: int = 0
-    hands: int = 0
-    rounds: int = 0
-    actions: int = 0
-    points: list[int] = field(default_factory=list)
-    wins: list[float] = field(default_factory=list)
-
-    def add(self, game: Game) -> None:
-        outcome = game.outcome
-        assert outcome is not None
-        if not self.points:
-            self.points = [0] * self.players
-            self.wins = [0.0] * self.players
-        self.games += 1
-        self.hands += outcome.hands_played
-        self.rounds += sum(isinstance(e, RoundEnd | HandEnd) for e in game.history)
-        self.actions += game.action_count
-        for seat, points in enumerate(outcome.scores):
-            self.points[seat] += points
-        for seat in outcome.winners:
-            self.wins[seat] += 1 / len(outcome.winners)
-
-    @property
-    def hands_per_game(self) -> float:
-        return self.hands / self.games if self.games else 0.0
-
-    @property
-    def rounds_per_hand(self) -> float:
-        return self.rounds / self.hands if self.hands else 0.0
-
-    @property
-    def mean_points(self) -> float:
-        """Mean final points of one seat in one game."""
-        return sum(self.points) / (self.games * self.players) if self.games else 0.0
-
-
-def simulate(
-    players: int,
-    games: int,
-    seed: int,
-    options: Options,
-    progress: Callable[[Game], None] | None = None,
-) -> tuple[Summary, Game | None]:
-    """Play ``games`` random games; return the summary and the first game played."""
-    rng = random.Random(f"odin-simulate:{seed}")
-    summary = Summary(players)
-    first: Game | None = None
-    for index in range(games):
-        game = random_game(players, options, f"{seed}:{index}", rng)
-        summary.add(game)
-        if first is None:
-            first = game
-        if progress is not None:
-            progress(game)
-    return summary, first
-
-
-# ------------------------------------------------------------------ any game, through the contract
+from odin_cards.games import rules_of
+from odin_cards.tools.arena.entrants import ArenaError, make_entrant
+from odin_cards.tools.arena.runner import hands_played, order_facts
 
 
 class UnfinishedGameError(RuntimeError):
     """A game that did not end within its action limit (a rules or bot bug, never a result)."""
 
 
-def random_contract_game(
+def random_game(
     rules: GameRules,
     players: int,
     setup: Mapping[str, Any],
@@ -103,7 +32,7 @@ def random_contract_game(
     rng: random.Random,
     max_actions: int = 100_000,
 ) -> GameState:
-    """Play one whole game of any game with uniformly random legal actions."""
+    """Play one whole game with uniformly random legal actions."""
     game = rules.new_game(players, setup, seed)
     while not game.is_over:
         if game.action_count >= max_actions:
@@ -113,21 +42,11 @@ def random_contract_game(
     return game
 
 
-def order_facts(game: GameState) -> tuple[int, int | None]:
-    """The seat that moved first and the turns played, where the game's public view says
-    (a view that is a dict with ``first_player`` and ``turn``); else seat 0 and ``None``."""
-    view = game.view(None)
-    if isinstance(view, Mapping):
-        first, turns = view.get("first_player"), view.get("turn")
-        if isinstance(first, int) and 0 <= first < game.players:
-            return first, turns if isinstance(turns, int) else None
-    return 0, None
-
-
 @dataclass
 class GameTotals:
     """Totals over finished games of any game: scores and victories by seat and by place in
-    the order of play (0: the player who began), lengths in actions (and turns, if known)."""
+    the order of play (0: the player who began), lengths in actions (and turns and hands,
+    where the game counts them)."""
 
     players: int
     games: int = 0
@@ -141,21 +60,28 @@ class GameTotals:
     """Actions of each game, in the order played."""
     turns: list[int] = field(default_factory=list)
     """Turns of each game whose view counts them."""
+    hands: list[int] = field(default_factory=list)
+    """Hands of each game whose outcome counts them (Odin's)."""
+    ordered: int = 0
+    """Games whose view says who began (the places count only those)."""
 
     def add(self, game: GameState) -> None:
         outcome = game.outcome
         if outcome is None:
             raise ValueError("only a finished game has a result")
         first, turns = order_facts(game)
-        self.add_result(outcome.scores, outcome.winners, game.action_count, first, turns)
+        self.add_result(
+            outcome.scores, outcome.winners, game.action_count, first, turns, hands_played(outcome)
+        )
 
     def add_result(
         self,
         scores: Sequence[int],
         winners: Sequence[int],
         actions: int,
-        first: int = 0,
+        first: int | None = 0,
         turns: int | None = None,
+        hands: int | None = None,
     ) -> None:
         if not self.scores:
             self.scores = [0] * self.players
@@ -167,12 +93,18 @@ class GameTotals:
         self.lengths.append(actions)
         if turns is not None:
             self.turns.append(turns)
+        if hands is not None:
+            self.hands.append(hands)
         for seat, score in enumerate(scores):
             self.scores[seat] += score
-            self.place_scores[(seat - first) % self.players] += score
         for seat in winners:
             self.wins[seat] += 1 / len(winners)
-            self.place_wins[(seat - first) % self.players] += 1 / len(winners)
+        if first is not None:
+            self.ordered += 1
+            for seat, score in enumerate(scores):
+                self.place_scores[(seat - first) % self.players] += score
+            for seat in winners:
+                self.place_wins[(seat - first) % self.players] += 1 / len(winners)
 
     @property
     def mean_scores(self) -> list[float]:
@@ -182,7 +114,7 @@ class GameTotals:
     @property
     def mean_place_scores(self) -> list[float]:
         """Mean final score of each place in the order of play."""
-        return [s / self.games for s in self.place_scores] if self.games else []
+        return [s / self.ordered for s in self.place_scores] if self.ordered else []
 
     @property
     def mean_score(self) -> float:
@@ -197,8 +129,12 @@ class GameTotals:
     def turns_per_game(self) -> float | None:
         return sum(self.turns) / len(self.turns) if self.turns else None
 
+    @property
+    def hands_per_game(self) -> float | None:
+        return sum(self.hands) / len(self.hands) if self.hands else None
 
-def simulate_contract(
+
+def simulate(
     rules: GameRules,
     players: int,
     setup: Mapping[str, Any],
@@ -213,7 +149,7 @@ def simulate_contract(
     totals = GameTotals(players)
     for index in range(games):
         if level is None:
-            game = random_contract_game(rules, players, setup, f"{seed}:{index}", rng)
+            game = random_game(rules, players, setup, f"{seed}:{index}", rng)
         else:
             game, _ = play_bots(rules.key, players, setup, f"{seed}:{index}", [level] * players)
         totals.add(game)
@@ -234,7 +170,7 @@ class BotGame:
     actions: int
     think_seconds: tuple[tuple[float, ...], ...]
     """Per seat, the time of each of its bot's decisions."""
-    first_player: int = 0
+    first_player: int | None = None
     turns: int | None = None
     record: dict[str, Any] | None = None
     """The game record, when asked for."""
@@ -252,24 +188,23 @@ def play_bots(
     levels: Sequence[str],
     max_actions: int = 20_000,
 ) -> tuple[GameState, list[list[float]]]:
-    """Play one game of ``key`` with a bot of ``levels[seat]`` in every seat; the game and
-    each seat's decision times.
+    """Play one game of ``key`` with a bot of ``levels[seat]`` in every seat (each a level,
+    with a budget if written: ``search:iterations=50``); the game and each seat's decision
+    times.
 
-    Each bot is asked through the registry, which shows it only its seat's view; its dice
-    are seeded from the game's seed and its seat, so a game plays again the same way.
+    Each bot is a player of the game's plugin (the arena's), shown only its seat's view;
+    its dice are seeded from the game's seed and its seat, so a game plays again the same
+    way. An unknown level is a ``KeyError``.
     """
-    from odin_cards.games import rules_of
-    from odin_cards.odin.bots.registry import choose_move, level_of
-
     rules = rules_of(key)
+    try:
+        seats = [make_entrant(level, key).player() for level in levels]
+    except ArenaError as error:
+        raise KeyError(f"{error} (the game {key!r})") from None
     game = rules.new_game(players, setup, seed)
     rngs = [random.Random(f"bots:{seed}:{seat}") for seat in range(players)]
-    budgets = []
-    for level in levels:
-        found = level_of(key, level)
-        if found is None:
-            raise KeyError(f"no bot level {level!r} for the game {key!r}")
-        budgets.append(found.budget)
+    for player in seats:
+        player.prepare()
     think: list[list[float]] = [[] for _ in range(players)]
     while not game.is_over:
         seat = game.current_player
@@ -278,9 +213,9 @@ def play_bots(
             raise UnfinishedGameError(f"game {seed!r} not over after {max_actions} actions")
         start = time.perf_counter()
         try:
-            text = choose_move(key, levels[seat], game, budgets[seat], rngs[seat])
+            action = seats[seat].move(game, rngs[seat])
             think[seat].append(time.perf_counter() - start)
-            game.apply(text, seat=seat)
+            game.apply(action, seat=seat)
         except ValueError as error:
             raise BotError(
                 f"{levels[seat]} bot in seat {seat} of game {seed!r}, action"

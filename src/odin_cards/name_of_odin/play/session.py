@@ -1,10 +1,11 @@
 """The terminal game loop of In the Name of Odin: one person against bots.
 
-The session is the referee: it holds the game, asks each bot through the bot registry
-(which shows a bot only its seat's view), shows the person only their seat's view, and
-prints every public event as it happens. The person answers with a choice's number or an
-action in the game's notation (``recruit WH WC``, ``raid iona langskip T T W``); a unique
-beginning of a legal action is enough (``raid iona``). Whoever is asked moves: during a
+The session is the referee: it holds the game, asks each bot through the game's chooser
+(:func:`odin_cards.name_of_odin.bots.choose`, which shows a bot only its seat's view),
+shows the person only their seat's view, and prints every public event as it happens.
+The person answers with a choice's number or an action in the game's notation
+(``recruit WH WC``, ``raid iona langskip T T W``); a unique beginning of a legal action
+is enough (``raid iona``). Whoever is asked moves: during a
 raid the person may be asked out of turn (add a card, take one from the display).
 
 Input comes from ``read_line(prompt)``, so a terminal and piped input (tests, scripts)
@@ -25,12 +26,10 @@ from rich.table import Table
 from rich.text import Text
 
 from odin_cards.contract import ActionError, GameState
-from odin_cards.name_of_odin.play.render import choices_text, screen, what_to_do
+from odin_cards.name_of_odin.bots import choose
+from odin_cards.name_of_odin.play.choices import show_many, starting_with
+from odin_cards.name_of_odin.play.render import screen, what_to_do
 from odin_cards.name_of_odin.play.words import event_line
-from odin_cards.odin.bots import Budget
-from odin_cards.odin.bots.registry import choose_move
-
-GAME = "name-of-odin"
 
 Ending = Literal["over", "left", "interrupted"]
 
@@ -58,7 +57,7 @@ Commands: show (the table again), log (the last events), hint, help, quit."""
 class NooSession:
     """A whole game of one person (seat ``human``) against bots in every other seat.
 
-    ``bots`` maps a seat to its level key of :mod:`odin_cards.odin.bots.registry`;
+    ``bots`` maps a seat to its level key (:data:`odin_cards.name_of_odin.plugin.LEVELS`);
     ``bot_seed`` seeds their dice (never the game's seed, which would reveal the decks).
     """
 
@@ -116,9 +115,9 @@ class NooSession:
         level = self.bots[seat]
         if self.console.is_terminal:
             with self.console.status(Text(f"{self.names[seat]} is thinking…")):
-                text = choose_move(GAME, level, self.game, Budget(), self.rngs[seat])
+                text = choose(self.game, level, None, self.rngs[seat])
         else:
-            text = choose_move(GAME, level, self.game, Budget(), self.rngs[seat])
+            text = choose(self.game, level, None, self.rngs[seat])
         self.game.apply(text, seat=seat)
         if self.delay > 0:
             time.sleep(self.delay)
@@ -184,14 +183,11 @@ class NooSession:
                 problem = f"{action.text!r} is not possible now"
             except ActionError as error:
                 problem = str(error)
-        typed = words.lower().split()
-        starting = [t for t in legal if _starts_with(t.lower().split(), typed)]
+        starting = starting_with(words, legal)
         if len(starting) == 1:
             return starting[0]
         if len(starting) > 1:
-            self.console.print(Text(f"{len(starting)} actions start that way:", style="yellow"))
-            self.console.print(choices_text(starting))
-            self.console.print(Text("write more of it, or its number in the full list"))
+            show_many(self.console, starting)
             return None
         self._refuse(problem)
         return None
@@ -200,7 +196,7 @@ class NooSession:
         self.console.print(Text(f"✗ {message}", style="bold red"))
 
     def _hint(self) -> None:
-        text = choose_move(GAME, self.hint_level, self.game, Budget(), self.hint_rng)
+        text = choose(self.game, self.hint_level, None, self.hint_rng)
         self.console.print(Text(f"hint: {text}", style="yellow"))
 
     def _log(self, count: int = 20) -> None:
@@ -255,14 +251,6 @@ class NooSession:
         villages = self.game.view(self.human)["villages"]
         glory = " · ".join(f"{self.names[v['seat']]} {v['glory']}" for v in villages)
         self.console.print(Text(f"Game left; glory so far (before the final scoring): {glory}"))
-
-
-def _starts_with(words: Sequence[str], typed: Sequence[str]) -> bool:
-    """Whether ``typed`` begins ``words``: all words but the last equal, the last a prefix."""
-    if not typed or len(typed) > len(words):
-        return False
-    *whole, last = typed
-    return list(words[: len(whole)]) == whole and words[len(whole)].startswith(last)
 
 
 __all__ = ["HELP", "NooSession"]

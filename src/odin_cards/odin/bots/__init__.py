@@ -1,83 +1,89 @@
-"""Bots: one interface (:class:`Bot`), several levels, a registry by name."""
+"""Odin's bots: one interface (:class:`Bot`), several levels, made by level key.
+
+What a level *is* (its key, name, description and seconds a move) is written once, in
+the game's plugin (:data:`odin_cards.odin.plugin.LEVELS`), where the lobby, the command
+line and the tools read it without loading any bot. :data:`LEVELS` here adds only how each
+level's bot is made, with the plugin's seconds as its budget.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from odin_cards.odin.bots.base import Bot, Budget, RandomBot, ask
 from odin_cards.odin.bots.heuristic import HeuristicBot
 from odin_cards.odin.bots.lookahead import NetworkBot
 from odin_cards.odin.bots.search import FIRST, GUIDED, SearchBot
+from odin_cards.odin.plugin import LEVELS as FACTS
+from odin_cards.odin.plugin import PLUGIN
+from odin_cards.plugin import BotLevel
 
 
 @dataclass(frozen=True)
 class Level:
-    """A bot level as a lobby shows it."""
+    """How one level plays: the bot it makes and the budget that bot thinks with."""
 
     key: str
-    name: str
-    description: str
     make: Callable[[], Bot]
-    budget: Budget
+    budget: Budget = field(default_factory=Budget)
+
+    @property
+    def facts(self) -> BotLevel | None:
+        """The level as the game's plugin in the registry describes it."""
+        from odin_cards.games import plugin_of
+
+        return plugin_of(PLUGIN.key).level(self.key)
+
+    @property
+    def name(self) -> str:
+        facts = self.facts
+        return self.key if facts is None else facts.name
+
+    @property
+    def description(self) -> str:
+        facts = self.facts
+        return "" if facts is None else facts.description
 
 
-LEVELS: dict[str, Level] = {
-    level.key: level
-    for level in (
-        Level(
-            "random",
-            "Random",
-            "Plays any legal move at random. For learning the rules.",
-            RandomBot,
-            Budget(),
-        ),
-        Level(
-            "heuristic",
-            "Heuristic",
-            "Builds colour and number sets, keeps strong sets for the end, plays at once.",
-            HeuristicBot,
-            Budget(),
-        ),
-        Level(
-            "network",
-            "Network",
-            "Looks one move ahead with a learned network over a few possible deals; instant.",
-            partial(NetworkBot, after=4),
-            Budget(),
-        ),
-        Level(
-            "search-v1",
-            "Search (v0.2)",
-            "Version 0.2's search, half a second a move: kept to measure the new one against.",
-            partial(SearchBot, seconds=0.5, settings=FIRST),
-            Budget(seconds=0.5),
-        ),
-        Level(
-            "search",
-            "Search",
-            "Thinks half a second a move, trying out many possible deals of the hidden cards.",
-            partial(SearchBot, seconds=0.5),
-            Budget(seconds=0.5),
-        ),
-        Level(
-            "search-net",
-            "Search (network)",
-            "The search judging its deals half by playing them out and half with a learned"
-            " network, half a second a move.",
-            partial(SearchBot, seconds=0.5, settings=GUIDED),
-            Budget(seconds=0.5),
-        ),
-        Level(
-            "expert",
-            "Expert",
-            "The search with four times longer to think (about 2 seconds a move).",
-            partial(SearchBot, seconds=2.0),
-            Budget(seconds=2.0),
-        ),
-    )
+MAKERS: Mapping[str, Callable[[float | None], Bot]] = {
+    "random": lambda seconds: RandomBot(),
+    "heuristic": lambda seconds: HeuristicBot(),
+    "network": lambda seconds: NetworkBot(after=4),
+    "search-v1": lambda seconds: SearchBot(seconds=seconds, settings=FIRST),
+    "search": lambda seconds: SearchBot(seconds=seconds),
+    "search-net": lambda seconds: SearchBot(seconds=seconds, settings=GUIDED),
+    "expert": lambda seconds: SearchBot(seconds=seconds),
 }
+"""The bot of each level of the plugin, given the level's seconds a move."""
+
+
+def _level(facts: BotLevel) -> Level:
+    make = MAKERS[facts.key]
+    return Level(facts.key, partial(make, facts.seconds), Budget(seconds=facts.seconds))
+
+
+LEVELS: dict[str, Level] = {facts.key: _level(facts) for facts in FACTS}
+"""Every level, weakest first (the plugin's order); a test may add one for a while."""
+
+
+@contextmanager
+def added_level(level: Level, name: str, description: str = "") -> Iterator[Level]:
+    """``level`` among Odin's levels for a while, and in the game's plugin as the registry
+    has it (named ``name``), so every command and tool offers it: for tests and tuning
+    scripts. Processes forked meanwhile (the arena's workers) have it too."""
+    from odin_cards.games import plugin_of, registered
+
+    odin = plugin_of(PLUGIN.key)
+    facts = BotLevel(level.key, name, description, level.budget.seconds)
+    LEVELS[level.key] = level
+    try:
+        with registered(replace(odin, bot_levels=(*odin.bot_levels, facts))):
+            yield level
+    finally:
+        del LEVELS[level.key]
 
 
 def make_bot(key: str) -> Bot:
@@ -90,6 +96,7 @@ def make_bot(key: str) -> Bot:
 
 __all__ = [
     "LEVELS",
+    "MAKERS",
     "Bot",
     "Budget",
     "HeuristicBot",
@@ -97,6 +104,7 @@ __all__ = [
     "NetworkBot",
     "RandomBot",
     "SearchBot",
+    "added_level",
     "ask",
     "make_bot",
 ]

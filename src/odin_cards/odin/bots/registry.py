@@ -65,11 +65,11 @@ def _name_of_odin_choose(state: Any, level: str, budget: Budget, rng: random.Ran
 
 
 def _name_of_odin() -> GameBots:
-    from odin_cards.name_of_odin.bots import LEVELS as NOO_LEVELS
+    from odin_cards.name_of_odin.plugin import LEVELS as NOO_LEVELS
 
     levels = {
-        key: BotLevel(key, level.name, level.description, Budget())
-        for key, level in NOO_LEVELS.items()
+        level.key: BotLevel(level.key, level.name, level.description, Budget())
+        for level in NOO_LEVELS
     }
     return GameBots(levels, _name_of_odin_choose)
 

@@ -1,17 +1,6 @@
-"""Play in the terminal: one person against bots, with a coloured, colour-blind-safe display."""
+"""Odin in the terminal: ``odin play`` (:mod:`.terminal`, :mod:`.session`), ``odin join``'s
+screen (:mod:`.remote`), ``odin replay``'s lines (:mod:`.replay`) and the set-up flags
+(:mod:`.flags`), each reached through the game's plugin.
 
-from odin_cards.odin.play.commands import HELP, Command, parse_command
-from odin_cards.odin.play.hint import Hint, describe, give_hint, strongest_level
-from odin_cards.odin.play.session import BotSeat, PlaySession
-
-__all__ = [
-    "HELP",
-    "BotSeat",
-    "Command",
-    "Hint",
-    "PlaySession",
-    "describe",
-    "give_hint",
-    "parse_command",
-    "strongest_level",
-]
+Nothing is imported here: the flags' reader runs in commands that never draw a screen.
+"""

@@ -1,27 +1,16 @@
-"""``odin join``: a seat (or a spectator's chair) at a table of a real ``odin serve``.
+"""``odin join``'s screen for an Odin table (:class:`odin_cards.plugin.Screen`): the same
+screen and input as ``odin play``, drawn from what the server sends the seat.
 
-The same screen and input as ``odin play``, over the server's WebSocket protocol
-(docs/protocol.md), and the same connection behaviour as the browser client
-(``static/js/connection.js``): ``hello`` with the seat token and the last version seen;
-on a dropped connection, reconnection with growing, jittered pauses; an action still
-unanswered when the connection dropped is sent again, with the same id, after the
-reconnection's update (the server applies an id once).
-
-Input comes from a ``read_line(prompt)`` function, as in :class:`PlaySession`; it blocks,
-so it runs on a daemon thread that reads one line each time the game asks for one.
+The connection, the seat and the sending of actions are the platform's
+(:mod:`odin_cards.cli.remote`); this module turns the seat's ``State`` (the server's
+presenter, :mod:`odin_cards.odin.web.presenter`) back into a :class:`View` and shows it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import random
-import threading
-import uuid
-from collections.abc import Callable
-from dataclasses import dataclass, fields
-from typing import Any, Literal
-from urllib.parse import quote, unquote, urlsplit
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -41,54 +30,8 @@ from odin_cards.odin.play.render import (
 from odin_cards.odin.play.words import event_line
 from odin_cards.odin.rules import Action, Options, Outcome, View, parse_action
 
-BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
-"""Seconds between reconnection attempts (each jittered to between half and 1.5 times)."""
-PING_EVERY = 25.0
-RATE_PAUSE = 1.0
-"""Seconds before an action refused as too fast is sent again (same id)."""
-OPEN_TIMEOUT = 10.0
 
-Ending = Literal["over", "left"]
-
-
-class JoinError(Exception):
-    """The table cannot be joined (a bad link, a full table, a server error): one line."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableLink:
-    """What a table link names: the server, the table, and a seat token or watching."""
-
-    base: str
-    """``http(s)://host[:port]``."""
-    table: str
-    token: str | None = None
-    watch: bool = False
-
-    @property
-    def ws_url(self) -> str:
-        scheme = "wss" if self.base.startswith("https:") else "ws"
-        return f"{scheme}:{self.base.split(':', 1)[1]}/ws/{quote(self.table, safe='')}"
-
-    def seat_url(self, token: str) -> str:
-        return f"{self.base}/t/{quote(self.table, safe='')}#seat={quote(token, safe='')}"
-
-
-def parse_link(url: str) -> TableLink:
-    """Read an invite (``/t/ID``), seat (``/t/ID#seat=TOKEN``) or watch (``/t/ID/watch``) link."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise JoinError(f"not a table link: {url!r} (e.g. http://host:8000/t/abc123)")
-    path = [unquote(p) for p in parts.path.split("/") if p]
-    if len(path) not in (2, 3) or path[0] != "t" or (len(path) == 3 and path[2] != "watch"):
-        raise JoinError(f"not a table link: {url!r} (an invite, seat or watch link: /t/ID...)")
-    token = None
-    if parts.fragment.startswith("seat="):
-        token = unquote(parts.fragment[len("seat=") :]) or None
-    return TableLink(f"{parts.scheme}://{parts.netloc}", path[1], token, len(path) == 3)
-
-
-def outcome_from_dict(data: dict[str, Any]) -> Outcome:
+def outcome_from_dict(data: Mapping[str, Any]) -> Outcome:
     return Outcome(
         scores=tuple(data["scores"]),
         winners=tuple(data["winners"]),
@@ -96,7 +39,7 @@ def outcome_from_dict(data: dict[str, Any]) -> Outcome:
     )
 
 
-def view_from_state(state: dict[str, Any], events: list[dict[str, Any]]) -> View:
+def view_from_state(state: Mapping[str, Any], events: Sequence[Any]) -> View:
     """The seat's :class:`View` from the server's ``State`` and the public events so far."""
     values: dict[str, Any] = {}
     for field in fields(View):
@@ -115,281 +58,71 @@ def view_from_state(state: dict[str, Any], events: list[dict[str, Any]]) -> View
     return View(**values)
 
 
-@dataclass
-class Pending:
-    """An action sent and not yet answered (``ack`` or ``error``)."""
-
-    id: str
-    action: str
-    version: int
-    resend: bool = False
+def names_of(state: Mapping[str, Any]) -> list[str]:
+    return [name or f"seat {seat}" for seat, name in enumerate(state.get("names") or [])]
 
 
-class LineReader:
-    """Reads one line on a daemon thread each time :meth:`ask` is called.
+class OdinScreen:
+    """An Odin table in the terminal: each event as ``odin play`` prints it, the seat's
+    turn as ``odin play`` shows it, and its commands (but ``hint`` and ``undo``)."""
 
-    A daemon thread: Ctrl-C or the end of the game never waits for a line nobody types.
-    """
-
-    def __init__(self, read_line: Callable[[str], str], loop: asyncio.AbstractEventLoop) -> None:
-        self.read_line = read_line
-        self.loop = loop
-        self.lines: asyncio.Queue[str | None] = asyncio.Queue()
-        self.prompts: list[str] = []
-        self.wanted = threading.Condition()
-        self.asking = False
-        threading.Thread(target=self._run, name="odin-join-input", daemon=True).start()
-
-    def ask(self, prompt: str) -> None:
-        with self.wanted:
-            if self.asking:
-                return
-            self.asking = True
-            self.prompts.append(prompt)
-            self.wanted.notify()
-
-    def _run(self) -> None:
-        while True:
-            with self.wanted:
-                while not self.prompts:
-                    self.wanted.wait()
-                prompt = self.prompts.pop(0)
-            line: str | None
-            try:
-                line = self.read_line(prompt)
-            except EOFError:
-                line = None
-            with self.wanted:
-                self.asking = False
-            self.loop.call_soon_threadsafe(self.lines.put_nowait, line)
-            if line is None:
-                return
-
-
-class RemoteSession:
-    """A person at a server table: show what happens, ask for a move when it is theirs."""
-
-    def __init__(
-        self,
-        link: TableLink,
-        console: Console,
-        read_line: Callable[[str], str],
-        echo: bool = False,
-        rng: random.Random | None = None,
-    ) -> None:
-        self.link = link
+    def __init__(self, console: Console) -> None:
         self.console = console
-        self.read_line = read_line
-        self.echo = echo
-        self.rng = rng or random.Random()
         self.sort = SORTS[0]
-        self.seat: int | None = None
-        self.version: int | None = None
-        self.events: list[dict[str, Any]] = []
-        self.state: dict[str, Any] = {}
-        self.names: list[str] = []
-        self.pending: Pending | None = None
-        self.socket: Any = None
-        self.welcomes = 0
-        self.shown = -1
-        """The version whose position was last shown for a decision."""
-        self.ended: Ending | None = None
-        self.reader: LineReader | None = None
-        self.tasks: set[asyncio.Task[None]] = set()
-        """Actions sent later (the task set keeps them alive)."""
 
-    # ------------------------------------------------------------- connection
-
-    async def run(self) -> Ending:
-        """Play (or watch) until the game is over or the person leaves."""
-        from websockets.asyncio.client import connect
-        from websockets.exceptions import InvalidStatus, WebSocketException
-
-        self.reader = LineReader(self.read_line, asyncio.get_running_loop())
-        lines = asyncio.create_task(self._read_lines())
-        attempt = 0
-        try:
-            while self.ended is None:
-                try:
-                    async with connect(
-                        self.link.ws_url, open_timeout=OPEN_TIMEOUT, ping_interval=PING_EVERY
-                    ) as socket:
-                        self.socket = socket
-                        hello = {"type": "hello", "token": self.link.token, "version": self.version}
-                        await socket.send(json.dumps(hello))
-                        async for text in socket:
-                            if await self._receive(json.loads(text)):
-                                attempt = 0
-                            if self.ended is not None:
-                                break
-                except InvalidStatus as error:
-                    if error.response.status_code not in (429, 503):
-                        raise JoinError(
-                            f"the server refused the connection (HTTP {error.response.status_code})"
-                        ) from None
-                except (OSError, TimeoutError, WebSocketException):
-                    pass
-                finally:
-                    self.socket = None
-                    if self.pending is not None:
-                        self.pending.resend = True
-                if self.ended is None:
-                    attempt += 1
-                    base = BACKOFF[min(attempt - 1, len(BACKOFF) - 1)]
-                    self.console.print(Text("connection lost: reconnecting…", style="dim"))
-                    await asyncio.sleep(base / 2 + self.rng.random() * base)
-        finally:
-            lines.cancel()
-        return self.ended
-
-    async def _send(self, message: dict[str, Any]) -> bool:
-        socket = self.socket
-        if socket is None:
-            return False
-        try:
-            await socket.send(json.dumps(message))
-        except Exception:  # a dropped connection: the receive loop reconnects
-            return False
-        return True
-
-    async def _receive(self, message: dict[str, Any]) -> bool:
-        """Handle one server message; ``True`` once the connection is welcomed."""
-        kind = message.get("type")
-        if kind == "welcome":
-            self.welcomes += 1
-            self.seat = message.get("seat")
-            if self.welcomes == 1:
-                self._welcome(message)
-            else:
-                self.console.print(Text("reconnected", style="dim"))
-            return True
-        if kind == "update":
-            self._update(message)
-            if self.pending is not None and self.pending.resend:
-                self.pending.resend = False
-                await self._send_pending()
-            self._maybe_prompt()
-        elif kind == "ack":
-            if self.pending is not None and self.pending.id == message.get("id"):
-                self.pending = None
-                # The update the action caused follows its ack; after a reconnection the
-                # ack of a resent action may come after that update: then ask now.
-                if (self.version or 0) >= message.get("version", 0):
-                    self._maybe_prompt()
-        elif kind == "error":
-            self._error(message)
-        return False
-
-    # --------------------------------------------------------------- messages
-
-    def _welcome(self, message: dict[str, Any]) -> None:
-        table = message.get("table") or {}
-        who = "watching" if self.seat is None else f"seat {self.seat}"
-        self.console.print(
-            Text.assemble(
-                ("Odin", "bold"),
-                f": table {table.get('id', self.link.table)} on {self.link.base}, {who}."
-                " Type help for help.",
+    def show(
+        self, event: Mapping[str, Any], state: Mapping[str, Any], events: Sequence[Any]
+    ) -> None:
+        kind = event["type"]
+        names = names_of(state)
+        if kind == "deal":
+            self.console.rule(
+                Text(f"Hand {event['hand']} · lead: {names[event['leader']]}"), style="bold blue"
             )
-        )
-
-    def _update(self, message: dict[str, Any]) -> None:
-        events = list(message.get("events") or [])
-        shown = len(self.events)
-        if message.get("resync"):
-            self.events = events
+        elif kind == "hand_end":
+            number = sum(
+                1 for e in events if e["type"] == "hand_end" and e["index"] <= event["index"]
+            )
+            totals = self._totals(events, event["index"], len(names))
+            self.console.print(hand_summary(dict(event), number, names, totals))
+        elif kind == "game_end":
+            totals = self._totals(events, len(events) + 1, len(names))
+            hands = sum(1 for e in events if e["type"] == "hand_end")
+            self.console.print(standings(totals, event["winners"], names, hands))
         else:
-            self.events += [e for e in events if e["index"] >= shown]
-        self.state = message.get("state") or {}
-        self.names = [
-            name or f"seat {seat}" for seat, name in enumerate(self.state.get("names") or [])
-        ]
-        self.version = message.get("version")
-        for event in self.events[shown:]:
-            self._show_event(event)
-        if self.state.get("outcome") is not None and self.ended is None:
-            self.ended = "over"
+            text = event_text(dict(event), names)
+            if text is not None:
+                self.console.print(text)
 
-    def _error(self, message: dict[str, Any]) -> None:
-        code = message.get("code")
-        text = str(message.get("message") or code)
-        if code == "rate_limited" and self.pending is not None:
-            # Typed (or piped) faster than the server takes: the same action, a second later.
-            self._later(RATE_PAUSE)
-            return
-        mine = self.pending is not None and message.get("id") == self.pending.id
-        if mine:
-            self.pending = None
-        if code in ("unauthorized", "not_found", "broken") and not mine:
-            raise JoinError(text)
-        self.console.print(Text(f"✗ {text}", style="bold red"))
-        if mine:
-            self.shown = -1  # show the position again and ask anew
-            self._maybe_prompt()
+    @staticmethod
+    def _totals(events: Sequence[Any], upto: int, players: int) -> list[int]:
+        totals = [0] * players
+        for event in events:
+            if event["type"] == "hand_end" and event["index"] <= upto:
+                totals = [t + p for t, p in zip(totals, event["points"], strict=True)]
+        return totals
 
-    # ------------------------------------------------------------------ input
+    @staticmethod
+    def _legal(state: Mapping[str, Any]) -> list[Action]:
+        return [parse_action(text) for text in state.get("legal") or []]
 
-    def _view(self) -> View:
-        return view_from_state(self.state, self.events)
+    def position(self, state: Mapping[str, Any], events: Sequence[Any]) -> None:
+        view = view_from_state(state, events)
+        choices = sort_choices(self._legal(state))
+        self.console.print(turn_view(view, names_of(state), self.sort, choices))
 
-    def _legal(self) -> list[Action]:
-        return [parse_action(text) for text in self.state.get("legal") or []]
+    def prompt(self, state: Mapping[str, Any], events: Sequence[Any]) -> str:
+        view = view_from_state(state, events)
+        return f"{names_of(state)[state['seat']]}, {what_to_do(view, self._legal(state))} > "
 
-    def _maybe_prompt(self) -> None:
-        if self.ended is not None or self.seat is None or self.pending is not None:
-            return
-        legal = self._legal()
-        if not legal or self.state.get("to_move") != self.seat or self.reader is None:
-            return
-        view = self._view()
-        if len(legal) == 1:
-            self.console.print(Text(f"(only one move: {legal[0].text})", style="dim"))
-            self.pending = Pending(uuid.uuid4().hex, legal[0].text, self.version or 0)
-            self._later(0)
-            return
-        if self.shown != self.version:
-            self.shown = self.version if self.version is not None else -1
-            self.console.print(turn_view(view, self.names, self.sort, sort_choices(legal)))
-        self.reader.ask(f"{self.names[self.seat]}, {what_to_do(view, legal)} > ")
-
-    async def _read_lines(self) -> None:
-        assert self.reader is not None
-        while True:
-            line = await self.reader.lines.get()
-            if line is None:
-                self.console.print()
-                self.console.print("Input ended: leaving the table.")
-                self.ended = "left"
-                await self._close()
-                return
-            if self.echo:
-                self.console.print(Text(line))
-            if await self._command(line):
-                await self._close()
-                return
-            self._maybe_prompt()
-
-    async def _close(self) -> None:
-        if self.socket is not None:
-            await self.socket.close()
-
-    async def _command(self, line: str) -> bool:
-        """Act on one typed line; ``True`` when the person leaves."""
-        legal = self._legal()
-        view = self._view()
+    def read(self, line: str, state: Mapping[str, Any], events: Sequence[Any]) -> str | bool:
+        legal = self._legal(state)
+        view = view_from_state(state, events)
         choices = sort_choices(legal)
         command = parse_command(line, view.decision, choices)
         if command.kind == "act" and command.action is not None:
-            if self.state.get("to_move") != self.seat or not legal:
-                self._refuse("it is not your turn")
-                return False
-            self.pending = Pending(uuid.uuid4().hex, command.action.text, self.version or 0)
-            if not await self._send_pending():
-                self.pending.resend = True
-            return False
+            return command.action.text
         if command.kind == "quit":
-            self.console.print("You leave the table.")
-            self.ended = "left"
             return True
         if command.kind == "error":
             self._refuse(command.message)
@@ -400,104 +133,27 @@ class RemoteSession:
             self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
             self.console.print(hand_line(view, self.sort))
         elif command.kind == "show":
-            self.console.print(turn_view(view, self.names, self.sort, choices))
+            self.console.print(turn_view(view, names_of(state), self.sort, choices))
         elif command.kind in ("log", "log_all"):
-            events = view.history if command.kind == "log_all" else hand_events(view)
-            for event in events:
-                text = event_line(event, self.names)
+            shown = view.history if command.kind == "log_all" else hand_events(view)
+            for event in shown:
+                text = event_line(event, names_of(state))
                 if text is not None:
                     self.console.print(Text(f"  {text.strip()}"))
         elif command.kind in ("hint", "undo"):
             self._refuse(f"{command.kind} is for games against bots in odin play")
         return False
 
-    async def _send_pending(self) -> bool:
-        pending = self.pending
-        if pending is None:
-            return True
-        message = {
-            "type": "act",
-            "action": pending.action,
-            "version": pending.version,
-            "id": pending.id,
-        }
-        return await self._send(message)
+    def over(self, state: Mapping[str, Any]) -> bool:
+        return state.get("outcome") is not None
 
     def _refuse(self, message: str) -> None:
         self.console.print(Text(f"✗ {message}", style="bold red"))
 
-    def _later(self, seconds: float) -> None:
-        """Send the pending action after ``seconds`` (0: as soon as the loop turns)."""
-        task = asyncio.create_task(self._resend_later(seconds))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
 
-    async def _resend_later(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        if self.pending is not None and not await self._send_pending():
-            self.pending.resend = True
-
-    # ----------------------------------------------------------------- events
-
-    def _show_event(self, event: dict[str, Any]) -> None:
-        kind = event["type"]
-        names = self.names
-        if kind == "deal":
-            self.console.rule(
-                Text(f"Hand {event['hand']} · lead: {names[event['leader']]}"), style="bold blue"
-            )
-        elif kind == "hand_end":
-            number = sum(1 for e in self.events if e["type"] == "hand_end")
-            totals = self._totals(event["index"])
-            self.console.print(hand_summary(event, number, names, totals))
-        elif kind == "game_end":
-            totals = self._totals(len(self.events) + 1)
-            hands = sum(1 for e in self.events if e["type"] == "hand_end")
-            self.console.print(standings(totals, event["winners"], names, hands))
-        else:
-            text = event_text(event, names)
-            if text is not None:
-                self.console.print(text)
-
-    def _totals(self, upto: int) -> list[int]:
-        totals = [0] * len(self.names)
-        for event in self.events:
-            if event["type"] == "hand_end" and event["index"] <= upto:
-                totals = [t + p for t, p in zip(totals, event["points"], strict=True)]
-        return totals
+def screen(console: Any) -> OdinScreen:
+    """The screen of an Odin table (:data:`odin_cards.plugin.Remote`)."""
+    return OdinScreen(console)
 
 
-def take_seat(link: TableLink, name: str) -> TableLink:
-    """Sit at the first free seat of an invite link's table; the link with the seat's token."""
-    table = http_json("GET", f"{link.base}/api/tables/{quote(link.table, safe='')}")["table"]
-    free = [s["seat"] for s in table["seats"] if not s["taken"] and s.get("bot") is None]
-    if not free:
-        raise JoinError(
-            f"every seat of table {link.table} is taken: watch it with {link.base}/t/"
-            f"{link.table}/watch"
-        )
-    path = f"/api/tables/{quote(link.table, safe='')}/seats/{free[0]}"
-    answer = http_json("POST", f"{link.base}{path}", {"name": name})
-    return TableLink(link.base, link.table, str(answer["token"]))
-
-
-def http_json(method: str, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One request of the server's HTTP API; its error message (or the failure) as JoinError."""
-    from urllib.error import HTTPError, URLError
-    from urllib.request import Request, urlopen
-
-    data = None if body is None else json.dumps(body).encode()
-    request = Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
-    try:
-        with urlopen(request, timeout=OPEN_TIMEOUT) as response:
-            answer: dict[str, Any] = json.loads(response.read())
-            return answer
-    except HTTPError as error:
-        try:
-            message = json.loads(error.read())["message"]
-        except (ValueError, KeyError, TypeError):
-            message = f"HTTP {error.code}"
-        raise JoinError(str(message)) from None
-    except (URLError, OSError, ValueError) as error:
-        reason = getattr(error, "reason", error)
-        raise JoinError(f"cannot reach {url}: {reason}") from None
+__all__ = ["OdinScreen", "outcome_from_dict", "screen", "view_from_state"]

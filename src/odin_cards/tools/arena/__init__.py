@@ -1,9 +1,11 @@
 """The arena: many seeded games between bots, every seat rotation, statistics that prove strength.
 
-From Python (the ``odin arena`` command is a thin shell around this)::
+Any game of the registry (:mod:`odin_cards.games`): its bot levels, through its plugin,
+and Python agents by import path. From Python (the ``odin arena`` command is a thin shell
+around this)::
 
     from odin_cards.tools.arena import make_entrants, run_arena, bot_stats
-    run = run_arena(make_entrants(["heuristic", "random"]), games=200, seed=1)
+    run = run_arena(make_entrants(["heuristic", "random"], game="odin"), games=200, seed=1)
     for stats in bot_stats(run):
         print(stats.label, stats.win_share, stats.ci_low, stats.ci_high)
 """
@@ -11,6 +13,7 @@ From Python (the ``odin arena`` command is a thin shell around this)::
 from odin_cards.tools.arena.agents import AgentError, AgentFunction, is_agent_path, load_agent
 from odin_cards.tools.arena.entrants import (
     ArenaError,
+    Budget,
     Entrant,
     budget_text,
     make_entrant,
@@ -24,6 +27,7 @@ from odin_cards.tools.arena.runner import (
     ArenaRun,
     BotFailure,
     GameResult,
+    check_table,
     default_workers,
     play_match,
     play_schedule,
@@ -33,6 +37,7 @@ from odin_cards.tools.arena.schedule import Match, lineups, schedule
 from odin_cards.tools.arena.stats import (
     BotStats,
     bot_stats,
+    ranks,
     ratings,
     summarise,
     victory_shares,
@@ -46,6 +51,7 @@ __all__ = [
     "ArenaRun",
     "BotFailure",
     "BotStats",
+    "Budget",
     "Entrant",
     "GameResult",
     "Match",
@@ -54,6 +60,7 @@ __all__ = [
     "Sprt",
     "bot_stats",
     "budget_text",
+    "check_table",
     "default_workers",
     "is_agent_path",
     "ladder_ratings",
@@ -66,6 +73,7 @@ __all__ = [
     "play_rung",
     "play_schedule",
     "plot_stats",
+    "ranks",
     "ratings",
     "run_arena",
     "run_dict",

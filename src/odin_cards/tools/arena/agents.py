@@ -1,15 +1,19 @@
-"""Python agents as arena entrants: a callable or a :class:`Bot` class named by import path.
+"""Python agents as arena entrants: a callable or a bot class named by import path.
 
 An *agent* is written ``package.module:name`` (imported like any module, the current
 directory first, as ``python -m`` does) or ``path/to/file.py:name`` (loaded from that
-file). ``name`` is either
+file). It plays any game, seeing what a person in its seat sees: ``name`` is either
 
-* a :class:`~odin_cards.odin.bots.Bot` subclass: it is instantiated once per game seat and
-  asked through the bots' own interface ``choose(view, legal, budget, rng)``; or
-* a plain callable ``agent(view, legal) -> action``: ``view`` is the seat's
-  :class:`~odin_cards.odin.rules.View` (what a human in that seat sees), ``legal`` the tuple
-  of legal :class:`~odin_cards.odin.rules.Action` objects, and it returns one of them (the
-  :class:`Action`, its integer ``id`` or its text, ``"play B3 B7"``).
+* a class with a method ``choose(view, legal, budget, rng)`` (Odin's
+  :class:`~odin_cards.odin.bots.Bot` has it): made once per game seat, prepared before
+  the game (its ``prepare()``, if it has one), asked at each decision with the entrant's
+  :class:`~odin_cards.tools.arena.entrants.Budget`; or
+* a plain callable ``agent(view, legal) -> action``.
+
+``view`` is the seat's view (the game's :meth:`~odin_cards.contract.GameState.view`, e.g.
+Odin's :class:`~odin_cards.odin.rules.View`), ``legal`` the tuple of the game's legal
+actions, and the answer one of them (the action, its integer ``id`` or its text,
+``"play B3 B7"``).
 
 An agent that returns anything that is not one of the legal actions is an error of the
 agent, reported with its game: it is never replaced by a legal move. A path that cannot
@@ -29,18 +33,23 @@ import sys
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from odin_cards.odin.bots import Bot, Budget
-from odin_cards.odin.rules import Action, View
+from odin_cards.contract import ActionLike, GameState
 
-AgentFunction = Callable[[View, Sequence[Action]], Action | int | str]
+if TYPE_CHECKING:
+    from odin_cards.tools.arena.entrants import Budget
+
+AgentFunction = Callable[[Any, Sequence[ActionLike]], ActionLike | int | str]
 """The signature of a plain agent: the seat's view and legal actions to the action chosen."""
+
+AgentMaker = Callable[["Budget"], "AgentPlayer"]
+"""What makes an agent's player for one seat of one game, thinking within a budget."""
 
 _PATH = re.compile(
     r"^(?P<module>[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*|[^:]+\.py):(?P<name>[A-Za-z_][\w]*)$"
 )
-_LOADED: dict[str, Callable[[], Bot]] = {}
+_LOADED: dict[str, AgentMaker] = {}
 """Agents already loaded in this process, by import path (each module is imported once)."""
 
 
@@ -53,37 +62,50 @@ def is_agent_path(text: str) -> bool:
     return _PATH.match(text.strip()) is not None
 
 
-class FunctionAgent(Bot):
-    """A plain agent function seen through the bot interface (the budget and rng unused)."""
+class AgentPlayer:
+    """An agent at one seat of one game (:class:`odin_cards.plugin.Player`), shown only
+    that seat's view and legal actions."""
 
-    level = "agent"
-
-    def __init__(self, function: AgentFunction, name: str) -> None:
-        self.function = function
+    def __init__(self, agent: Any, name: str, budget: Budget, function: bool) -> None:
+        self.agent = agent
         self.name = name
+        self.budget = budget
+        self.function = function
 
-    def choose(
-        self, view: View, legal: Sequence[Action], budget: Budget, rng: random.Random
-    ) -> Action:
-        answer = self.function(view, legal)
+    def prepare(self) -> None:
+        prepare = getattr(self.agent, "prepare", None)
+        if not self.function and callable(prepare):
+            prepare()
+
+    def move(self, state: GameState, rng: random.Random) -> ActionLike:
+        seat = state.current_player
+        if seat is None:
+            raise ValueError("the game is over: nobody is to move")
+        legal = tuple(state.legal_actions())
+        view = state.view(seat)
+        if self.function:
+            answer = self.agent(view, legal)
+        else:
+            answer = self.agent.choose(view, legal, self.budget, rng)
         return action_of(answer, legal, self.name)
 
 
-def action_of(answer: object, legal: Sequence[Action], name: str) -> Action:
+def action_of(answer: object, legal: Sequence[ActionLike], name: str) -> ActionLike:
     """The legal action an agent's answer names; ``ValueError`` (the agent's bug) if none."""
-    if isinstance(answer, Action):
-        chosen: Action | None = answer if answer in legal else None
+    chosen: ActionLike | None
+    if isinstance(answer, str):
+        chosen = next((a for a in legal if a.text == answer.strip()), None)
     elif isinstance(answer, int) and not isinstance(answer, bool):
         chosen = next((a for a in legal if a.id == answer), None)
-    elif isinstance(answer, str):
-        chosen = next((a for a in legal if a.text == answer.strip()), None)
+    elif hasattr(answer, "text") and hasattr(answer, "id"):
+        chosen = next((a for a in legal if a == answer), None)
     else:
         raise ValueError(
             f"agent {name} returned {type(answer).__name__} {answer!r:.60}, not an action"
-            " (an Action of legal, its id or its text)"
+            " (an action of legal, its id or its text)"
         )
     if chosen is None:
-        shown = answer.text if isinstance(answer, Action) else repr(answer)
+        shown = str(getattr(answer, "text", repr(answer)))
         raise ValueError(
             f"agent {name} chose {shown:.60}, which is not legal here"
             f" (legal: {', '.join(a.text for a in legal[:6])}{', ...' if len(legal) > 6 else ''})"
@@ -118,8 +140,8 @@ def _module(path: str) -> Any:
         raise AgentError(f"{path} fails on import: {type(error).__name__}: {error}") from None
 
 
-def agent_factory(path: str) -> Callable[[], Bot]:
-    """What makes a fresh bot for the agent at ``path`` (imported once per process)."""
+def agent_factory(path: str) -> AgentMaker:
+    """What makes a fresh player for the agent at ``path`` (imported once per process)."""
     path = path.strip()
     if path in _LOADED:
         return _LOADED[path]
@@ -134,22 +156,29 @@ def agent_factory(path: str) -> Callable[[], Bot]:
     target = getattr(module, name, None)
     if target is None:
         raise AgentError(f"{match['module']} has no {name!r}")
-    factory: Callable[[], Bot]
+    maker: AgentMaker
     if inspect.isclass(target):
-        if not issubclass(target, Bot):
-            raise AgentError(f"{path} is a class but not an odin_cards.odin.bots.Bot")
-        factory = target
+        if not callable(getattr(target, "choose", None)):
+            raise AgentError(f"{path} is a class without a method choose(view, legal, budget, rng)")
+        if inspect.isabstract(target):
+            raise AgentError(f"{path} is an abstract class: it cannot play")
+
+        def maker(budget: Budget) -> AgentPlayer:
+            return AgentPlayer(target(), path, budget, function=False)
+
     elif callable(target):
 
-        def factory() -> Bot:
-            return FunctionAgent(target, path)
+        def maker(budget: Budget) -> AgentPlayer:
+            return AgentPlayer(target, path, budget, function=True)
 
     else:
-        raise AgentError(f"{path} is a {type(target).__name__}, not a function or a Bot class")
-    _LOADED[path] = factory
-    return factory
+        raise AgentError(f"{path} is a {type(target).__name__}, not a function or a class")
+    _LOADED[path] = maker
+    return maker
 
 
-def load_agent(path: str) -> Bot:
-    """A bot playing as the agent at ``path``; :class:`AgentError` if it cannot be loaded."""
-    return agent_factory(path)()
+def load_agent(path: str, budget: Budget | None = None) -> AgentPlayer:
+    """A player playing as the agent at ``path``; :class:`AgentError` if it cannot be loaded."""
+    from odin_cards.tools.arena.entrants import Budget
+
+    return agent_factory(path)(budget or Budget())

@@ -27,13 +27,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from odin_cards.odin.rules import Options
 from odin_cards.tools.arena.entrants import ArenaError, Entrant
-from odin_cards.tools.arena.runner import GameResult, play_schedule
+from odin_cards.tools.arena.runner import GameResult, check_table, play_schedule
 from odin_cards.tools.arena.schedule import Match, deal_seed
 from odin_cards.tools.arena.stats import victory_shares, wilson_interval
 
@@ -116,7 +115,7 @@ def elo(share: float, games: int) -> float:
 def play_rung(
     upper: Entrant,
     lower: Entrant,
-    options: Options,
+    setup: Mapping[str, Any],
     test: Sprt,
     max_games: int,
     seed: int = 1,
@@ -143,7 +142,7 @@ def play_rung(
             for rotation, lineup in enumerate(((0, 1), (1, 0)))
         ]
         deal += batch
-        played = play_schedule(matches, entrants, 2, options, workers, on_game)
+        played = play_schedule(matches, entrants, 2, setup, workers, on_game)
         for result in played:
             shares = victory_shares(result)
             wins += sum(shares[s] for s, who in enumerate(result.lineup) if who == 0)
@@ -166,7 +165,7 @@ def play_rung(
 
 def run_ladder(
     entrants: Sequence[Entrant],
-    options: Options,
+    setup: Mapping[str, Any] | None = None,
     test: Sprt | None = None,
     max_games: int = 200,
     seed: int = 1,
@@ -174,14 +173,15 @@ def run_ladder(
     on_game: Callable[[GameResult], None] | None = None,
     on_rung: Callable[[Rung], None] | None = None,
 ) -> list[Rung]:
-    """Every rung, weakest pair first: each entrant against the one listed before it."""
+    """Every rung, weakest pair first: each entrant against the one listed before it, all
+    of one game, heads-up with its ``setup`` (default: the rules' own)."""
     if len(entrants) < 2:
         raise ArenaError("a ladder needs at least two levels, weakest first")
-    options.check(2)
+    table = check_table(entrants, 2, setup or {})
     test = test or Sprt()
     rungs = []
     for lower, upper in itertools.pairwise(entrants):
-        rung = play_rung(upper, lower, options, test, max_games, seed, workers, on_game)
+        rung = play_rung(upper, lower, table, test, max_games, seed, workers, on_game)
         rungs.append(rung)
         if on_rung is not None:
             on_rung(rung)

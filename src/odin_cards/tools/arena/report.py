@@ -45,8 +45,9 @@ def run_dict(run: ArenaRun, stats: list[BotStats] | None = None) -> dict[str, An
     return {
         "format": FORMAT,
         "version": __version__,
+        "game": run.game,
         "players": run.players,
-        "options": run.options.to_dict(),
+        "options": dict(run.setup),
         "seed": run.seed,
         "games": len(run.results),
         "deals": run.deals,
@@ -68,6 +69,7 @@ def run_dict(run: ArenaRun, stats: list[BotStats] | None = None) -> dict[str, An
                 "winners": list(r.winners),
                 "victory_shares": victory_shares(r),
                 "hands": r.hands,
+                "actions": r.actions,
                 "decisions": [len(t) for t in r.decision_seconds],
             }
             for r in run.results

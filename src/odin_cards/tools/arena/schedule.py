@@ -1,9 +1,10 @@
 """Which games an arena run plays: seeded deal sets, each replayed in every seat rotation.
 
-A *deal set* is one game seed: it fixes every hand's cards and the first leader of a
-whole game, whoever sits where. Each deal set is played once per rotation, with the
-entrants moved one seat further each time, so every entrant plays every seat's cards
-of every deal exactly as often as the others and the luck of the deal cancels.
+A *deal set* is one game seed: it fixes every draw of chance of a whole game (in Odin,
+every hand's cards and the first leader), whoever sits where. Each deal set is played
+once per rotation, with the entrants moved one seat further each time, so every entrant
+plays every seat's cards of every deal exactly as often as the others and the luck of
+the deal cancels.
 
 With ``k`` entrants at ``P >= k`` seats, seat ``s`` of rotation ``r`` is taken by entrant
 ``(s + r) % k``: for two bots heads-up, both orders; for ``k == P``, the ``k`` cyclic
@@ -14,6 +15,7 @@ several seats, and over the ``k`` rotations each seat is held by each entrant on
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from odin_cards.tools.arena.entrants import ArenaError
 
@@ -29,17 +31,15 @@ class Match:
     """The game seed shared by every rotation of this deal set."""
     lineup: tuple[int, ...]
     """Entrant index per seat."""
-    deals: tuple[tuple[tuple[str, ...], ...], ...] = ()
-    """Deals injected into the game (hand by hand, seat -> card codes), as an evaluation
-    set fixes them; hands beyond them are dealt from ``seed``."""
+    chance: tuple[Any, ...] = ()
+    """Draws of chance injected into the game (the contract's ``chance``; Odin: hands, seat
+    -> card codes), as an evaluation set fixes them; later draws come from ``seed``."""
 
 
 def lineups(entrants: int, players: int) -> list[tuple[int, ...]]:
     """The seat assignments of one deal set, one per rotation."""
     if entrants < 2:
         raise ArenaError("an arena needs at least two bots")
-    if not 2 <= players <= 6:
-        raise ArenaError(f"Odin is played by 2 to 6 players, not {players}")
     if entrants > players:
         raise ArenaError(f"{entrants} bots do not fit at {players} seats: use --players {entrants}")
     return [tuple((seat + r) % entrants for seat in range(players)) for r in range(entrants)]

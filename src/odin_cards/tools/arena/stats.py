@@ -9,11 +9,13 @@
   negatively correlated (a lucky deal helps each entrant in turn), so treating games as
   independent overstates the variance: the interval is conservative.
 * **Points per hand**: an entrant's final points over all its seats, divided by the hands
-  those seats played (points are bad: fewer is better).
+  those seats played, for a game whose outcome counts hands (Odin: points are bad, fewer
+  is better); for any other game, per game played: its mean final score.
 * **Rating**: openskill's Plackett-Luce model, one rating per entrant, updated game by game
-  in schedule order with every seat ranked by its final points (fewer is better, equal
-  points tie). An entrant holding several seats of one game gets the mean of its seats'
-  updates. Shown as mu and sigma; the plot's error bars are mu +- 1.96 sigma.
+  in schedule order with every seat ranked by its final score, in the direction the game's
+  winners show (:func:`ranks`: in Odin fewer points are better), equal scores tying. An
+  entrant holding several seats of one game gets the mean of its seats' updates. Shown as
+  mu and sigma; the plot's error bars are mu +- 1.96 sigma.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ class BotStats:
     """The share of an entrant exactly as strong as the others (its seats / all seats)."""
     points: int
     hands: int
-    """Hands played by its seats (seat-hands)."""
+    """Hands played by its seats (seat-hands); for a game without hands, its seat-games."""
     mu: float
     sigma: float
     decisions: int
@@ -95,13 +97,24 @@ class BotStats:
         return self.mu - 3 * self.sigma
 
 
+def ranks(scores: Sequence[int], winners: Sequence[int]) -> list[float]:
+    """Each seat's rank (lower is better) by its final score, in the direction the winners
+    show: their scores are the lowest (Odin's points) or the highest (glory). Where the
+    winners are neither, they come first and the others tie after them."""
+    if all(scores[w] == min(scores) for w in winners):
+        return [float(score) for score in scores]
+    if all(scores[w] == max(scores) for w in winners):
+        return [float(-score) for score in scores]
+    return [0.0 if seat in winners else 1.0 for seat in range(len(scores))]
+
+
 def ratings(entrants: int, results: Sequence[GameResult]) -> list[tuple[float, float]]:
     """(mu, sigma) per entrant after rating every game in order."""
     model = PlackettLuce()
     current = [model.rating() for _ in range(entrants)]
     for result in results:
         teams = [[current[e]] for e in result.lineup]
-        rated = model.rate(teams, ranks=[float(points) for points in result.scores])
+        rated = model.rate(teams, ranks=ranks(result.scores, result.winners))
         for entrant in set(result.lineup):
             seats = [s for s, e in enumerate(result.lineup) if e == entrant]
             mu = sum(rated[s][0].mu for s in seats) / len(seats)
@@ -133,7 +146,7 @@ def summarise(
             seats[who] += 1
             wins[who] += shares[seat]
             points[who] += result.scores[seat]
-            hands[who] += result.hands
+            hands[who] += 1 if result.hands is None else result.hands
             times[who].extend(result.decision_seconds[seat])
     rated = ratings(count, results)
     stats = []

@@ -3,10 +3,9 @@
 From Python::
 
     from odin_cards.tools.evaluation import evaluate, load_set
-    from odin_cards.odin.rules import Options
 
     result = evaluate("mypackage.agents:policy", ["random", "heuristic"], load_set(),
-                      players=[2, 4], deals=50, options=Options(), workers=1)
+                      players=[2, 4], deals=50, setup={"target": 15}, workers=1)
     for p in result.pairings:
         print(p.players, p.opponent.label, p.agent.win_share, p.agent.ci_low, p.agent.ci_high)
 
@@ -15,12 +14,14 @@ See ``docs/evaluation.md``.
 
 from odin_cards.tools.evaluation.deals import (
     DEFAULT_SET,
+    FIXED,
     FORMAT,
     Deal,
     EvaluationSet,
     EvaluationSetError,
     load_set,
     packaged_path,
+    set_setup,
 )
 from odin_cards.tools.evaluation.evaluate import (
     RESULT_FORMAT,
@@ -33,6 +34,7 @@ from odin_cards.tools.evaluation.evaluate import (
 
 __all__ = [
     "DEFAULT_SET",
+    "FIXED",
     "FORMAT",
     "RESULT_FORMAT",
     "Deal",
@@ -45,4 +47,5 @@ __all__ = [
     "load_set",
     "matches",
     "packaged_path",
+    "set_setup",
 ]

@@ -1,9 +1,10 @@
 """The evaluation set: a versioned, checksummed file of seeded deals for 2 to 6 players.
 
 Every agent is scored on the same deals, so two scores differ by the agents and not by
-the luck of the cards. A *deal* is one game seed plus the first hand it deals (every
-seat's nine cards, stored in the file) and its first leader. A game is started from it
-through the game contract, ``rules_of("odin").new_game(players, setup, seed,
+the luck of the cards. The sets are Odin's (format ``odin-cards-evaluation/1``; the
+packaged one is ``odin-eval-v1``): a *deal* is one game seed plus the first hand it deals
+(every seat's nine cards, stored in the file) and its first leader. A game is started
+from it through the game contract, ``rules_of(set.game).new_game(players, setup, seed,
 chance=[hand])``: the first hand is the file's, later hands are dealt by the engine from
 the seed. Each deal is then played once per seat rotation (see :mod:`.evaluate`).
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -27,6 +29,11 @@ DEFAULT_SET = "odin-eval-v1"
 """The set ``odin evaluate`` uses unless told otherwise."""
 MAX_FILE_BYTES = 8 * 1024 * 1024
 """A set file larger than this is refused unread (a set of 1,000 deals is about 150 kB)."""
+GAME = "odin"
+"""The game of a set of this format (a set says so in its ``"game"``; the first ones don't)."""
+FIXED = {"colours": 6, "goat": False, "first_leader": None}
+"""What a set's deals fix of the game's set-up: the deck they are dealt from (6 colours,
+no Goat) and the first leader (the seed's). A set-up that says otherwise is refused."""
 
 
 class EvaluationSetError(ValueError):
@@ -58,6 +65,8 @@ class EvaluationSet:
     sha256: str
     rules_version: int
     deals: dict[int, tuple[Deal, ...]]
+    game: str = GAME
+    """The key of the game its deals are of."""
 
     def for_players(self, players: int, count: int | None = None) -> tuple[Deal, ...]:
         """The first ``count`` deals (all by default) for ``players`` players."""
@@ -144,4 +153,17 @@ def parse_set(document: Any, sha256: str) -> EvaluationSet:
         sha256=sha256,
         rules_version=int(document["rules_version"]),
         deals=deals,
+        game=str(document.get("game", GAME)),
     )
+
+
+def set_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """``setup`` on a set's deals (:data:`FIXED`); :class:`EvaluationSetError` if it says
+    otherwise."""
+    for key, value in FIXED.items():
+        if key in setup and setup[key] != value:
+            raise EvaluationSetError(
+                f"the deals of an evaluation set fix {key.replace('_', ' ')}"
+                f" ({value if value is not None else 'from the seed'})"
+            )
+    return {key: value for key, value in setup.items() if key not in FIXED}

@@ -6,6 +6,7 @@ For every number of players ``P`` asked and every opponent level, each of the fi
 the agent once, and the luck of the deal cancels. The figures are the arena's
 (:mod:`odin_cards.tools.arena.stats`): the agent's win share with its Wilson 95% interval
 (fair share ``1/P``), and points per hand (fewer is better) for the agent and the level.
+The game is the set's (its levels, through its plugin, like the arena's).
 
 Games run through the arena's runner, so an agent that raises or returns an illegal
 action stops the evaluation with :class:`~odin_cards.tools.arena.BotFailure`; it is never
@@ -15,24 +16,24 @@ replaced by a legal move.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from odin_cards import __version__
-from odin_cards.odin.rules import Options
 from odin_cards.tools.arena import (
     BotStats,
     Entrant,
     GameResult,
     Match,
     budget_text,
+    check_table,
     make_entrants,
     play_schedule,
     summarise,
 )
 from odin_cards.tools.arena.report import bot_dict
-from odin_cards.tools.evaluation.deals import Deal, EvaluationSet
+from odin_cards.tools.evaluation.deals import Deal, EvaluationSet, set_setup
 
 RESULT_FORMAT = "odin-cards-evaluate/1"
 
@@ -45,7 +46,7 @@ def matches(deals: Sequence[Deal], players: int) -> list[Match]:
             rotation=rotation,
             seed=deal.seed,
             lineup=tuple(0 if seat == rotation else 1 for seat in range(players)),
-            deals=(deal.hand,),
+            chance=(deal.hand,),
         )
         for index, deal in enumerate(deals)
         for rotation in range(players)
@@ -78,7 +79,8 @@ class Evaluation:
     set_name: str
     set_sha256: str
     deals: int
-    options: Options
+    setup: Mapping[str, Any]
+    """The game's set-up on the set's deals (:func:`.deals.set_setup`)."""
     workers: int
     pairings: tuple[Pairing, ...]
 
@@ -87,38 +89,32 @@ class Evaluation:
         return sum(p.seconds for p in self.pairings)
 
 
-def set_options(options: Options) -> Options:
-    """``options`` on the set's deck: 6 colours, no Goat, the first leader from the seed."""
-    return Options(
-        target=options.target,
-        one_hand=options.one_hand,
-        next_leader=options.next_leader,
-    )
-
-
 def evaluate(
     agent: str,
     opponents: Sequence[str],
     evaluation_set: EvaluationSet,
     players: Sequence[int],
     deals: int,
-    options: Options,
+    setup: Mapping[str, Any],
     workers: int,
     on_game: Callable[[GameResult], None] | None = None,
     on_pairing: Callable[[Pairing], None] | None = None,
 ) -> Evaluation:
     """Play the agent (a level spec or an import path) against each opponent level.
 
-    ``ArenaError`` for a bad agent or level (before any game), ``EvaluationSetError`` for
-    a table size or deal count the set does not hold, ``BotFailure`` for a failing agent.
+    ``ArenaError`` for a bad agent, level or set-up (before any game),
+    ``EvaluationSetError`` for a table size or deal count the set does not hold or a
+    set-up its deals fix otherwise, ``BotFailure`` for a failing agent.
     """
-    lineups = [make_entrants([agent, opponent]) for opponent in opponents]
+    game = evaluation_set.game
+    lineups = [make_entrants([agent, opponent], game) for opponent in opponents]
     chosen = {count: evaluation_set.for_players(count, deals) for count in players}
-    options = set_options(options)
+    setup = set_setup(setup)
+    tables = {count: check_table(lineups[0], count, setup) for count in players} if lineups else {}
     pairings = []
     for count in players:
         for entrants in lineups:
-            pairing = play_pairing(entrants, count, chosen[count], options, workers, on_game)
+            pairing = play_pairing(entrants, count, chosen[count], tables[count], workers, on_game)
             pairings.append(pairing)
             if on_pairing is not None:
                 on_pairing(pairing)
@@ -128,7 +124,7 @@ def evaluate(
         set_name=evaluation_set.name,
         set_sha256=evaluation_set.sha256,
         deals=deals,
-        options=options,
+        setup=setup,
         workers=workers,
         pairings=tuple(pairings),
     )
@@ -138,12 +134,12 @@ def play_pairing(
     entrants: Sequence[Entrant],
     players: int,
     deals: Sequence[Deal],
-    options: Options,
+    setup: Mapping[str, Any],
     workers: int,
     on_game: Callable[[GameResult], None] | None = None,
 ) -> Pairing:
     start = time.perf_counter()
-    results = play_schedule(matches(deals, players), entrants, players, options, workers, on_game)
+    results = play_schedule(matches(deals, players), entrants, players, setup, workers, on_game)
     agent, opponent = summarise(entrants, players, results)
     seconds = time.perf_counter() - start
     return Pairing(players, tuple(entrants), agent, opponent, tuple(results), seconds)
@@ -158,11 +154,7 @@ def evaluation_dict(evaluation: Evaluation, complete: bool = True) -> dict[str, 
         "opponents": list(evaluation.opponents),
         "evaluation_set": {"name": evaluation.set_name, "sha256": evaluation.set_sha256},
         "deals": evaluation.deals,
-        "options": {
-            "target": evaluation.options.target,
-            "one_hand": evaluation.options.one_hand,
-            "next_leader": evaluation.options.next_leader,
-        },
+        "options": dict(evaluation.setup),
         "workers": evaluation.workers,
         "seconds": evaluation.seconds,
         "complete": complete,

@@ -1,4 +1,4 @@
-"""A finished game's statistics in the terminal (``odin replay``): the table's figures,
+"""A finished game of Odin's statistics in the terminal (``odin replay``): the table's figures,
 then one column per seat, with the totals after each hand (what the pages chart)."""
 
 from __future__ import annotations
