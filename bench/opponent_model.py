@@ -16,8 +16,7 @@ uniform sampler gives it. The mean over positions is printed with a 95% interval
 (positions of one game are correlated: the interval is a rough guide), and as a
 factor: e^gain times the uniform probability. ``--model replay`` measures the replay
 model (:class:`odin_cards.odin.bots.inference.ReplayModel`) instead of the rules of thumb;
-``--model policy`` the learned policy (``PolicyModel`` in ``bench/agents_search.py``, with
-``--miss`` its floor).
+``--model policy`` the learned policy (:class:`PolicyModel`, with ``--miss`` its floor).
 """
 
 from __future__ import annotations
@@ -26,13 +25,82 @@ import argparse
 import math
 import random
 import statistics
-
-from agents_search import PolicyModel
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from odin_cards.odin.bots import LEVELS, Budget, ask, make_bot
-from odin_cards.odin.bots.compiled import prepare
-from odin_cards.odin.bots.inference import MODEL, DealModel, ReplayModel, true_deal_gain
-from odin_cards.odin.rules import Game, Options
+from odin_cards.odin.bots.compiled import prepare_replay
+from odin_cards.odin.bots.inference import (
+    MODEL,
+    DealModel,
+    ReplayModel,
+    Weigher,
+    dealt,
+    hand_actions,
+    hand_steps,
+    true_deal_gain,
+)
+from odin_cards.odin.bots.learned import Decision, PolicyNet, shipped_policy
+from odin_cards.odin.rules import Game, Options, View
+from odin_cards.odin.rules.actions import ALL_ACTIONS
+from odin_cards.odin.rules.cards import COLOURS, deck_mask
+
+
+@dataclass(frozen=True)
+class PolicyModel:
+    """Each other seat chose as the learned policy would from its hand in the sampled deal.
+
+    The hand is replayed from the deal with the engine; every choice of another seat
+    among two or more legal moves counts the policy's probability of it, mixed with
+    ``floor`` of a uniform choice (a move the policy rules out does not rule the deal out).
+    Slow (a replay and a network evaluation a choice, for every deal): for measurements.
+    """
+
+    floor: float = 0.05
+    net: PolicyNet | None = None
+
+    def weigher(self, view: View) -> Weigher:
+        net = self.net if self.net is not None else shipped_policy()
+        observer = view.seat
+        steps = hand_steps(view)
+        actions, seats = hand_actions(view)
+        start = replace(  # the hand as dealt, before its first lead
+            view,
+            known=((),) * view.players,
+            table=(),
+            table_player=None,
+            table_value=None,
+            beaten=(),
+            discards=(),
+            to_move=view.hand_leader,
+            decision="lead",
+            passes=0,
+            history=(),
+            outcome=None,
+        )
+        colours = (i for i, colour in enumerate(COLOURS) if colour in view.colours)
+        deck = deck_mask(colours, view.options.goat)
+
+        def weigh(deals: Sequence[Sequence[int]]) -> list[float]:
+            weights = []
+            for deal in deals:
+                hands = dealt(deal, steps)
+                sizes = tuple(hand.bit_count() for hand in hands)
+                game = Game.from_view(replace(start, hand_sizes=sizes), hands)
+                total = 0.0
+                for action_id, seat in zip(actions, seats, strict=True):
+                    if seat != observer:
+                        legal = game.legal_actions()
+                        if len(legal) > 1:
+                            probabilities = net.probabilities(Decision.of_game(game, deck), legal)
+                            chosen = [a.id for a in legal].index(action_id)
+                            p = float(probabilities[chosen])
+                            total += math.log((1 - self.floor) * p + self.floor / len(legal))
+                    game.apply_unchecked(ALL_ACTIONS[action_id])
+                weights.append(total)
+            return weights
+
+        return weigh
 
 
 def main() -> None:
@@ -62,7 +130,7 @@ def main() -> None:
         model = ReplayModel(miss=args.miss)
     elif args.model == "policy":
         model = PolicyModel(floor=args.miss)
-    if args.model == "replay" and not prepare():
+    if args.model == "replay" and not prepare_replay():
         parser.error("the replay model needs the compiled kernels (numba)")
     gains = []
     for index in range(args.games):

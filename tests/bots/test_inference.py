@@ -11,7 +11,7 @@ import statistics
 import pytest
 
 from odin_cards.odin.bots import Budget, HeuristicBot, ask
-from odin_cards.odin.bots.compiled import prepare
+from odin_cards.odin.bots.compiled import prepare_replay
 from odin_cards.odin.bots.inference import (
     LEAD_STEP,
     MIN_POOL,
@@ -114,7 +114,7 @@ def _heuristic_hand(players: int, seed: int, random_seat: int | None = None) -> 
     return game
 
 
-@pytest.mark.skipif(not prepare(), reason="the replay model needs numba (research extra)")
+@pytest.mark.skipif(not prepare_replay(), reason="the replay model needs numba (research extra)")
 def test_heuristic_players_make_every_choice_a_hit_of_the_replay_model() -> None:
     """The true deal of a hand played by heuristics: each other seat's choice (more than
     one legal move) is the heuristic's, so its log-weight is hits times log(1 - miss)."""
@@ -148,7 +148,7 @@ def _dealt(game: Game) -> list[list[str]]:
     return [mask_text(hand).split() for hand in deal.hands]
 
 
-@pytest.mark.skipif(not prepare(), reason="the replay model needs numba (research extra)")
+@pytest.mark.skipif(not prepare_replay(), reason="the replay model needs numba (research extra)")
 def test_a_random_player_is_found_less_likely_than_a_heuristic_one() -> None:
     """Against a seat that played at random, the true deal misses the heuristic's move."""
     model = ReplayModel(miss=0.3)

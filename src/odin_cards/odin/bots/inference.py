@@ -203,9 +203,9 @@ class ReplayModel:
     fallback: OpponentModel = OpponentModel()
 
     def weigher(self, view: View) -> Weigher:
-        from odin_cards.odin.bots.compiled import prepare, vector
+        from odin_cards.odin.bots.compiled import prepare_replay, vector
 
-        if not prepare(wait=False):
+        if not prepare_replay(wait=False):
             return self.fallback.weigher(view)
         from odin_cards.odin.rules import Game
         from odin_cards.odin.sim.rollout import HeuristicPlayouts
@@ -252,8 +252,6 @@ MIN_POOL: Final = 16
 
 MODEL: Final = OpponentModel()
 """The hand-written model."""
-REPLAY: Final = ReplayModel()
-"""The replay model, as the search uses it."""
 CHUNK: Final = 16
 """Deals drawn and weighed at a time while the pool's time lasts."""
 
@@ -321,7 +319,6 @@ __all__ = [
     "LEAD_STEP",
     "MODEL",
     "PASS_STEP",
-    "REPLAY",
     "TAKE_STEP",
     "DealModel",
     "OpponentModel",

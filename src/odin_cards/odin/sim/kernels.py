@@ -823,21 +823,6 @@ def heuristic_actions(st: State, t: Tables, style: F64, out: I64) -> None:
             out[i] = heuristic_action(st, i, t, style, work)
 
 
-@jit
-def heuristic_hands(st: State, t: Tables, style: F64) -> int:
-    """Play every game to the end of its current hand with the heuristic (every seat);
-    return the number of actions applied. The points are in ``hand_points``."""
-    g = st[0]
-    work = np.empty(SCRATCH, np.int64)
-    applied = 0
-    for i in range(g.shape[0]):
-        start = g[i, HANDS_ENDED]
-        while g[i, HANDS_ENDED] == start and g[i, PHASE] < OVER:
-            apply(st, i, heuristic_action(st, i, t, style, work), t)
-            applied += 1
-    return applied
-
-
 LEAF_FIELDS: Final = 7
 """A position given to :func:`heuristic_points`: phase, seat to move, table id, its player,
 beaten id, passes, discards (then one hand a seat)."""
