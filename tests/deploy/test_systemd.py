@@ -32,8 +32,6 @@ from cluster_processes import (
     wait_ready,
 )
 
-from .conftest import several_processes
-
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "systemd"
 UNIT = DEPLOY / "odin@.service"
 ENV = DEPLOY / "odin.env"
@@ -151,8 +149,6 @@ def test_the_unit_stops_gracefully_and_restarts() -> None:
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_the_units_command_serves_and_stops_on_sigterm(database: str, tmp_path: Path) -> None:
-    if not several_processes():
-        pytest.skip("odin serve has no --redis-url yet (the unit runs one of several processes)")
     env = environment_file()
     env.update(ODIN_DATABASE_URL=database, ODIN_REDIS_URL=REDIS_URL)
     del env["PGPASSWORD"]  # the test database trusts loopback
@@ -248,8 +244,6 @@ def test_the_docs_commands_start_and_restart_the_processes(tmp_path: Path) -> No
     """docs/deploy.md's commands, on the unit's command: step 4 starts two processes and
     checks that both are ready; the rolling restart restarts each in turn and waits for it.
     systemd's start (Type=exec) returns before the process listens: a check must wait."""
-    if not several_processes():
-        pytest.skip("odin serve has no --redis-url yet (the unit runs one of several processes)")
     for reason in (postgres_reachable(), redis_reachable()):
         if reason:
             pytest.skip(reason)
