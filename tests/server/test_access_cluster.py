@@ -22,7 +22,7 @@ class Stepped(Processes):
 
     def __init__(self) -> None:
         super().__init__()
-        self.clock = FakeClock()  # type: ignore[assignment]
+        self.clock = FakeClock()
         self.halls = {name: self._hall(name) for name in "ab"}
 
 

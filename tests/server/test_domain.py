@@ -26,7 +26,7 @@ from odin_cards.server.core.tables.table import LiveTable, hash_token, new_recor
 from odin_cards.server.settings import Settings
 from odin_cards.server.transport.connection import ABORT, SLOW_CLIENT, Connection
 
-from .fake_clock import FakeClock
+from .fake_clock import FakeClock as FakeClock  # (test_cluster_domain imports it from here)
 
 # ---------------------------------------------------------------- fakes
 
