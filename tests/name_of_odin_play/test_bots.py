@@ -10,20 +10,25 @@ from typing import Any
 
 import pytest
 
+from odin_cards.games import plugin_of
 from odin_cards.name_of_odin import bots
 from odin_cards.name_of_odin.rules import NAME_OF_ODIN, Game, starter_cards
-from odin_cards.odin.bots import Budget
-from odin_cards.odin.bots.registry import bot_levels, choose_move, level_of
 from odin_cards.tools.simulate import bot_game
 
 GAME = "name-of-odin"
 LEVELS = tuple(bots.LEVELS)
 
 
-def test_the_registry_offers_the_levels_weakest_first() -> None:
-    assert bot_levels(GAME) == ("random", "heuristic")
-    level = level_of(GAME, "heuristic")
-    assert level is not None and level.budget == Budget()
+def choose_move(level: str, state: Any, rng: random.Random) -> str:
+    """The move of ``level``, asked as the platform asks: through the game's plugin."""
+    return plugin_of(GAME).load_bots()(state, level, None, rng)
+
+
+def test_the_plugin_offers_the_levels_weakest_first() -> None:
+    plugin = plugin_of(GAME)
+    assert plugin.level_keys == ("random", "heuristic")
+    level = plugin.level("heuristic")
+    assert level is not None and level.seconds is None  # it answers at once
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -36,7 +41,7 @@ def test_bots_play_whole_games_with_legal_actions_only(players: int, level: str)
         assert all(len(times) > 0 for times in game.think_seconds)
 
 
-def test_a_heuristic_bot_moves_as_the_registry_says_from_the_view() -> None:
+def test_a_heuristic_bot_moves_as_the_plugin_says_from_the_view() -> None:
     game = NAME_OF_ODIN.new_game(3, {}, "same")
     rng_a, rng_b = random.Random(5), random.Random(5)
     while not game.is_over and game.action_count < 200:
@@ -44,7 +49,7 @@ def test_a_heuristic_bot_moves_as_the_registry_says_from_the_view() -> None:
         assert seat is not None
         view = game.view(seat)
         direct = bots.ask(bots.make_bot("heuristic"), view, rng_a)
-        through = choose_move(GAME, "heuristic", game, Budget(), rng_b)
+        through = choose_move("heuristic", game, rng_b)
         assert direct == through
         assert direct in [a.text for a in game.legal_actions()]
         game.apply(direct, seat=seat)
@@ -72,7 +77,7 @@ def test_a_bot_is_given_its_seats_view_and_its_legal_actions_only(
             break
         seat = game.current_player
         assert seat is not None
-        text = choose_move(GAME, "heuristic", game, Budget(), random.Random(1))
+        text = choose_move("heuristic", game, random.Random(1))
         view, legal, _ = spy.given[-1]
         assert view == game.view(seat)
         assert list(legal) == [a.text for a in game.legal_actions()] == view["legal"]
@@ -133,8 +138,8 @@ def choices_differ(level: str, monkeypatch: pytest.MonkeyPatch | None = None) ->
             hidden: Mapping[str, Any] = {"one": one.view(1)["hand"], "two": two.view(1)["hand"]}
             if hidden["one"] == hidden["two"]:
                 continue
-            first = choose_move(GAME, level, one, Budget(), random.Random(index))
-            second = choose_move(GAME, level, two, Budget(), random.Random(index))
+            first = choose_move(level, one, random.Random(index))
+            second = choose_move(level, two, random.Random(index))
             differ += first != second
     return differ
 
