@@ -66,7 +66,8 @@ def test_play_on_the_plain_terminal_records_a_game_that_replays(tmp_path: Path) 
 def test_a_game_left_is_resumed_with_its_own_set_up(tmp_path: Path) -> None:
     record = tmp_path / "left.json"
     args = ["play", *GAME, "-p", "2", "--pile", "30", "--bots", "random", "--seed", "1"]
-    left = runner.invoke(app, [*args, "--record", str(record)], input="quit\n")
+    wide = {"COLUMNS": "300"}  # the long path on one line
+    left = runner.invoke(app, [*args, "--record", str(record)], input="quit\n", env=wide)
     assert left.exit_code == 0, left.output
     said = " ".join(left.output.split())
     assert f"odin play --game take-away --resume {record} plays on" in said
