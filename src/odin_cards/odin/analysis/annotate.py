@@ -27,8 +27,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from odin_cards.odin.analysis.engine import move_values
-from odin_cards.odin.rules import Game
-from odin_cards.odin.rules.record import GameRecord
+from odin_cards.odin.rules import Game, GameRecord
 
 INACCURACY: Final = 0.75
 MISTAKE: Final = 1.5

@@ -54,10 +54,9 @@ from odin_cards.odin.rules.events import (
     RoundEnd,
     Take,
 )
-from odin_cards.odin.rules.game import Game, Outcome, Phase
+from odin_cards.odin.rules.game import Game, GameRecord, Outcome, Phase
 from odin_cards.odin.rules.odin import ODIN, OdinRules
 from odin_cards.odin.rules.options import MAX_PLAYERS, MIN_PLAYERS, Options
-from odin_cards.odin.rules.record import GameRecord
 from odin_cards.odin.rules.sets import is_set, set_problem, set_value
 from odin_cards.odin.rules.view import View, public_event, public_events
 

@@ -149,10 +149,6 @@ def action_from_id(action_id: int) -> Action:
     return ALL_ACTIONS[action_id]
 
 
-def take_action(card: int) -> Action:
-    return TAKE_ACTIONS[card]
-
-
 _SPLIT = re.compile(r"[\s,]+")
 
 

@@ -46,18 +46,6 @@ def number_of(card: int) -> int:
     return 0 if card == GOAT else card % 9 + 1
 
 
-def number_bit(card: int) -> int:
-    """The card's bit in the number-major layout."""
-    if card == GOAT:
-        return 1 << GOAT
-    return 1 << ((card % 9) * 6 + card // 9)
-
-
-def sort_key(card: int) -> int:
-    """Canonical order: the Goat first, then by colour order, then by number."""
-    return -1 if card == GOAT else card
-
-
 def card_text(card: int) -> str:
     return CARD_TEXT[card]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from odin_cards.odin.rules.game import Game
+from odin_cards.odin.rules.game import Game, GameRecord
 from odin_cards.odin.rules.options import MAX_PLAYERS, MIN_PLAYERS, Options
-from odin_cards.odin.rules.record import FORMAT, GAME, GameRecord
+from odin_cards.odin.rules.record import FORMAT, GAME
 
 
 class OdinRules:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from odin_cards.odin.rules.cards import CARD_TEXT, COLOURS, cards_of
 from odin_cards.odin.rules.errors import OdinError, SeatError, brief
@@ -28,9 +28,7 @@ from odin_cards.odin.rules.events import (
     Take,
 )
 from odin_cards.odin.rules.options import Options
-
-if TYPE_CHECKING:
-    from odin_cards.odin.rules.game import Game, Outcome
+from odin_cards.odin.rules.state import Outcome, State
 
 
 def _cards(mask: int) -> tuple[str, ...]:
@@ -113,17 +111,13 @@ class View:
     history: tuple[dict[str, Any], ...]
     outcome: Outcome | None
 
-    @property
-    def is_my_turn(self) -> bool:
-        return self.seat is not None and self.seat == self.to_move
-
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["options"] = self.options.to_dict()
         return data
 
 
-def make_view(game: Game, seat: int | None, history: bool = True) -> View:
+def make_view(game: State, seat: int | None, history: bool = True) -> View:
     """The view of ``seat``; ``history=False`` leaves the history out (an empty tuple).
 
     A server sends the public history once, as events shared by every viewer, and needs
