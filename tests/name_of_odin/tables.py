@@ -12,7 +12,7 @@ from importlib import resources
 from typing import Any
 
 from odin_cards.name_of_odin.rules import NAME_OF_ODIN, Game
-from odin_cards.name_of_odin.rules.game import Longship, Village
+from odin_cards.name_of_odin.rules.state import Longship, Village
 from odin_cards.name_of_odin.rules.symbols import VIKINGS, sort_cards
 
 SKADI, RAGNAR, SIF, THORSTEN = 0, 1, 2, 3

@@ -3,9 +3,11 @@
 Per action: the cards and vikings are conserved, a game not over has legal actions, the
 chosen legal action applies, actions that are not legal (taken from other moments of the
 game, and from a list of plausible mistakes) are refused with a reason and change
-nothing. At sampled moments: every legal action applies (on a copy), and a seat's view
-is unchanged when everything hidden from it (other hands, the decks' order) is
-re-dealt. At the end: the record replays to the same game.
+nothing. Every legal action has an id of the card set's space that turns back into it.
+At sampled moments: every legal action applies (on a copy), the legal mask flags exactly
+the legal actions' ids, and a seat's view is unchanged when everything hidden from it
+(other hands, the decks' order) is re-dealt. At the end: the record replays to the same
+game, equal field by field.
 
 The quick test plays a few games per player count; the ``slow`` one 100 per count (400 games,
 about 0.5 s of CPU each with the starter set's dear heroes, whose games are long).
@@ -20,7 +22,7 @@ from collections import Counter
 import pytest
 
 from odin_cards.contract import ActionError
-from odin_cards.name_of_odin.rules import NAME_OF_ODIN, Game, NotYourTurnError
+from odin_cards.name_of_odin.rules import NAME_OF_ODIN, Action, Game, NotYourTurnError
 from odin_cards.name_of_odin.rules.symbols import CARD_CODES, VIKINGS
 
 QUICK_GAMES = 3
@@ -118,6 +120,22 @@ def check_refusals(game: Game, seen: list[str], rng: random.Random) -> None:
     assert snapshot(game) == before
 
 
+def check_ids(game: Game, legal: list[Action]) -> None:
+    space = game.space
+    ids = [a.id for a in legal]
+    assert len(set(ids)) == len(ids) and all(0 <= i < space.size for i in ids)
+    for action, action_id in zip(legal, ids, strict=True):
+        back = space.action(action_id)
+        assert back == action and back.text == action.text and back.id == action_id
+
+
+def check_mask(game: Game, legal: list[Action]) -> None:
+    mask = game.legal_mask()
+    assert len(mask) == game.space.size
+    assert [i for i, flag in enumerate(mask) if flag] == game.legal_action_ids()
+    assert game.legal_action_ids() == sorted(a.id for a in legal)
+
+
 def check_every_legal_action_applies(game: Game) -> None:
     for action in game.legal_actions():
         copy = game.clone()
@@ -164,13 +182,15 @@ def play(players: int, seed: int, sample: int = SAMPLE) -> Game:
         legal = game.legal_actions()
         assert legal, "a game that is not over has a legal action"
         assert len({a.text for a in legal}) == len(legal)
+        check_ids(game, legal)
         if rng.randrange(sample) == 0:
+            check_mask(game, legal)
             check_every_legal_action_applies(game)
             check_views_leak_nothing(game, rng)
             check_refusals(game, seen, rng)
         action = rng.choice(legal)
         seen.append(action.text)
-        assert game.parse(action.text) == action
+        assert game.parse(action.text) == action and game.parse(action.text).id == action.id
         count = game.action_count
         events = game.apply(action.text, seat)
         assert events and game.action_count == count + 1
@@ -200,6 +220,7 @@ def check_replays(game: Game) -> None:
     assert again.public_events() == game.public_events()
     assert again.outcome == game.outcome
     assert again.view(0) == game.view(0)
+    assert again == game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -8,7 +8,7 @@ import pytest
 
 from odin_cards.contract import ActionError
 from odin_cards.name_of_odin.rules import Game, starter_cards
-from odin_cards.name_of_odin.rules.game import Longship
+from odin_cards.name_of_odin.rules.state import Longship
 from odin_cards.name_of_odin.rules.symbols import sort_cards
 
 from .tables import RAGNAR, SIF, SKADI, SMALL_HEROES, THORSTEN, table, texts, village

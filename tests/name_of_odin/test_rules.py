@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from odin_cards.contract import ActionError
-from odin_cards.name_of_odin.rules.game import Longship
+from odin_cards.name_of_odin.rules.state import Longship
 
 from .tables import SMALL_HEROES, table, texts, village
 
@@ -120,7 +120,7 @@ def test_no_buildable_building_replaces_the_display() -> None:
     assert game.building_deck[-4:] == stale
     new = [b for b in game.building_display if b]
     assert len(new) == 4 and not set(new) & set(stale)
-    assert any(game._anyone_can_build(b) for b in new)
+    assert any(game.anyone_can_build(b) for b in new)
     assert any(e.kind == "buildings-replaced" for e in game.history)
 
 

@@ -15,7 +15,7 @@ from importlib.util import find_spec
 
 import pytest
 
-CORES = ("odin_cards.odin.rules",)
+CORES = ("odin_cards.odin.rules", "odin_cards.name_of_odin.rules")
 
 
 def modules(package: str) -> dict[str, ast.Module]:

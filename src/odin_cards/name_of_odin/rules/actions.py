@@ -6,16 +6,17 @@ payment means "and the symbol of my forge / Jarl's house / shipyard". Other card
 written by their id from the card set. :func:`parse` reads any spacing and letter case
 and returns the canonical :class:`Action`; the engine decides legality.
 
-An action's ``id`` is its canonical text's UTF-8 bytes read as one big-endian integer:
-stable, unique, and turned back into the text by :func:`from_id` (the action space is
-combinatorial, so there is no dense numbering).
+An action's ``id`` is its number in the id space of its game's card set
+(:class:`~.space.ActionSpace`, ``docs/name-of-odin/actions.md``), which it carries: the
+actions a game lists or parses (``Game.legal_actions``, ``Game.parse``) have one; an action
+read by :func:`parse` without a space has none until a game's space numbers it.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Final
+from dataclasses import dataclass, field
+from typing import Final, Protocol
 
 from odin_cards.name_of_odin.rules.errors import MalformedActionError, brief
 from odin_cards.name_of_odin.rules.symbols import CARD_ORDER, VIKINGS
@@ -53,12 +54,20 @@ _CARD = re.compile(r"[WTS][HCN]")
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 
 
+class IdSpace(Protocol):
+    """What numbers actions (:class:`~.space.ActionSpace`, one per card set)."""
+
+    def id_of(self, action: Action) -> int: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One action in canonical form."""
+    """One action in canonical form: equal to another of the same text, whatever its space."""
 
     verb: str
     args: tuple[str, ...] = ()
+    space: IdSpace | None = field(default=None, compare=False, repr=False)
+    """The id space of the game it belongs to (``None``: read without a game)."""
 
     @property
     def text(self) -> str:
@@ -66,23 +75,17 @@ class Action:
 
     @property
     def id(self) -> int:
-        return int.from_bytes(self.text.encode("utf-8"), "big")
+        """Its number in its game's id space; :class:`MalformedActionError` when it has no
+        space, or is an action its game can never take (``recruit WH TH``)."""
+        if self.space is None:
+            raise MalformedActionError(
+                f"{self.text!r} has no id outside a game: take it from Game.parse or"
+                " Game.legal_actions"
+            )
+        return self.space.id_of(self)
 
     def __str__(self) -> str:
         return self.text
-
-
-def from_id(action_id: int) -> Action:
-    """The action whose :attr:`Action.id` is ``action_id``."""
-    if isinstance(action_id, bool) or not isinstance(action_id, int) or action_id <= 0:
-        raise MalformedActionError(f"not an action id: {brief(action_id)}")
-    if action_id.bit_length() > 8 * MAX_TEXT:
-        raise MalformedActionError("not an action id: too large")
-    raw = action_id.to_bytes((action_id.bit_length() + 7) // 8, "big")
-    try:
-        return parse(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise MalformedActionError("not an action id") from None
 
 
 def _cards(tokens: list[str], verb: str, low: int, high: int) -> list[str]:
@@ -111,9 +114,9 @@ def _card_id(token: str, verb: str) -> str:
     return card_id
 
 
-def parse(text: object) -> Action:
-    """The canonical :class:`Action` written by ``text``; :class:`MalformedActionError`
-    (also for anything that is not a string)."""
+def parse(text: object, space: IdSpace | None = None) -> Action:
+    """The canonical :class:`Action` written by ``text`` (numbered by ``space``, when given);
+    :class:`MalformedActionError` (also for anything that is not a string)."""
     if not isinstance(text, str):
         raise MalformedActionError(f"an action is text, not {type(text).__name__}")
     if len(text) > MAX_TEXT:
@@ -126,53 +129,51 @@ def parse(text: object) -> Action:
         raise MalformedActionError(f"unknown action {brief(verb)}; actions: {', '.join(VERBS)}")
     usage = f"usage: {VERBS[verb]}"
     try:
-        return _parse(verb, rest)
+        return Action(verb, _parse(verb, rest), space)
     except IndexError:
         raise MalformedActionError(f"{verb}: missing arguments; {usage}") from None
     except MalformedActionError as error:
         raise MalformedActionError(f"{error}; {usage}") from None
 
 
-def _parse(verb: str, rest: list[str]) -> Action:
+def _parse(verb: str, rest: list[str]) -> tuple[str, ...]:
+    """The canonical arguments of ``verb`` written by ``rest``."""
     if verb in ("end", "stop", "pass", "done"):
         if rest:
             raise MalformedActionError(f"{verb} takes no arguments")
-        return Action(verb)
+        return ()
     if verb == "swap":
         if len(rest) != 2:
             raise MalformedActionError("swap takes two cards")
-        return Action(verb, (*_cards(rest[:1], verb, 1, 1), *_cards(rest[1:], verb, 1, 1)))
+        return (*_cards(rest[:1], verb, 1, 1), *_cards(rest[1:], verb, 1, 1))
     if verb in ("refresh", "modify", "match", "pick"):
-        return Action(verb, tuple(_cards(rest, verb, 1, 1)))
+        return tuple(_cards(rest, verb, 1, 1))
     if verb == "recruit":
-        return Action(verb, tuple(_cards(rest, verb, 1, 3)))
+        return tuple(_cards(rest, verb, 1, 3))
     if verb == "material":
-        return Action(verb, _payment(rest, verb, "+C"))
+        return _payment(rest, verb, "+C")
     if verb in ("hero", "build", "ship", "return", "repair"):
         bonus = {"hero": "+H", "build": "+C"}.get(verb, "+N")
-        return Action(verb, (_card_id(rest[0], verb), *_payment(rest[1:], verb, bonus)))
+        return (_card_id(rest[0], verb), *_payment(rest[1:], verb, bonus))
     if verb == "ability":
         if len(rest) > 1:
             raise MalformedActionError("ability takes at most a longship id")
-        return Action(verb, tuple(_card_id(t, verb) for t in rest))
+        return tuple(_card_id(t, verb) for t in rest)
     if verb == "raid":
         vikings = [t.upper() for t in rest[2:]]
         if not vikings or any(v not in VIKINGS for v in vikings):
             raise MalformedActionError("raid: name the vikings sent, each W, T or S")
         order = {v: i for i, v in enumerate(VIKINGS)}
-        return Action(
-            verb,
-            (
-                _card_id(rest[0], verb),
-                _card_id(rest[1], verb),
-                *sorted(vikings, key=order.__getitem__),
-            ),
+        return (
+            _card_id(rest[0], verb),
+            _card_id(rest[1], verb),
+            *sorted(vikings, key=order.__getitem__),
         )
     if verb == "take":
         if len(rest) != 1 or not rest[0].isdigit() or len(rest[0]) > 2:
             raise MalformedActionError("take names one seat number")
-        return Action(verb, (str(int(rest[0])),))
+        return (str(int(rest[0])),)
     assert verb == "release"
     if len(rest) != 1 or rest[0].upper() not in VIKINGS:
         raise MalformedActionError("release names one viking type: W, T or S")
-    return Action(verb, (rest[0].upper(),))
+    return (rest[0].upper(),)

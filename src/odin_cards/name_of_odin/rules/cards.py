@@ -36,6 +36,10 @@ FORMAT: Final = "name-of-odin-cards/1"
 MAX_FILE_BYTES: Final = 1_000_000
 MAX_CARDS: Final = 200
 """Per card type."""
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 5
+"""The player counts a card set serves: its board says how many raids each of them plays."""
+PLAYER_COUNTS: Final = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 
 DISCOUNTABLE: Final = ("recruit-hero", "build", "material", "ship", "return", "repair")
@@ -491,17 +495,18 @@ def _board(read: _Reader, raw: Mapping[str, Any]) -> Board:
     }
     read.keys(raw, where, fields, set())
     by_players_raw = read.table(raw["raids_by_players"], f"{where}: field 'raids_by_players'")
-    if sorted(map(str, by_players_raw)) != ["2", "3", "4", "5"] or not all(
+    keys = [str(n) for n in PLAYER_COUNTS]
+    if sorted(map(str, by_players_raw)) != keys or not all(
         isinstance(key, str) for key in by_players_raw
     ):
         raise read.fail(
             f"{where}: field 'raids_by_players'",
-            'the keys "2", "3", "4", "5"',
+            "the keys " + ", ".join(f'"{key}"' for key in keys),
             list(by_players_raw),
         )
     by_players = {
         int(key): read.integer(by_players_raw, key, f"{where}: raids_by_players", 1, MAX_CARDS)
-        for key in ("2", "3", "4", "5")
+        for key in keys
     }
     slots_raw = raw["hero_slots"]
     if not isinstance(slots_raw, list) or not 1 <= len(slots_raw) <= 8:

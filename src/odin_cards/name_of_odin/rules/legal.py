@@ -1,7 +1,7 @@
 """What the seat to move may do: every legal action, and why another one is refused.
 
-Pure functions of a :class:`~odin_cards.name_of_odin.rules.game.Game`; the game calls
-:func:`legal` to list and to validate actions, so both always agree. Payments list every
+Pure functions of a :class:`~.state.State`; the game calls :func:`legal` to list and to
+validate actions, so both always agree. Payments list every
 multiset of hand cards (in canonical order) that pays a cost, with the building symbol
 ``+X`` where it may join (rulings R7, R8 of ``docs/name-of-odin/RULES.md``).
 """
@@ -11,33 +11,31 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import Final
 
 from odin_cards.name_of_odin.rules.actions import Action
+from odin_cards.name_of_odin.rules.state import Longship, State
 from odin_cards.name_of_odin.rules.symbols import ACTIONS, CARD_CODES, VIKINGS, action_of, viking_of
 
-if TYPE_CHECKING:
-    from odin_cards.name_of_odin.rules.game import Game
-    from odin_cards.name_of_odin.rules.state import Longship
+Move = tuple[str, tuple[str, ...]]
+"""An action as (verb, arguments): what the generators below find, before it is numbered."""
 
-REQUIREMENTS = 3
+REQUIREMENTS: Final = 3
 """Cards a raid's modification round ends with (played, then revealed)."""
 
 
-def legal(game: Game, only: str | None = None) -> list[Action]:
-    """The legal actions now (of verb ``only``, when given), sorted, each once."""
+def legal(game: State, only: str | None = None) -> list[Action]:
+    """The legal actions now (of verb ``only``, when given), sorted by verb then arguments,
+    each once, numbered by the game's id space."""
     name = game.decision
     if name is None:
         return []
-    found = list(_legal_turn(game, only)) if name == "turn" else list(_DECISIONS[name](game))
-    return sorted(set(found), key=_sort_key)
+    found = _legal_turn(game, only) if name == "turn" else _DECISIONS[name](game)
+    space = game.space
+    return [Action(verb, args, space) for verb, args in sorted(set(found))]
 
 
-def _sort_key(action: Action) -> tuple[str, tuple[str, ...]]:
-    return (action.verb, action.args)
-
-
-def payments(game: Game, seat: int, symbol: str, cost: int, action: str) -> list[tuple[str, ...]]:
+def payments(game: State, seat: int, symbol: str, cost: int, action: str) -> list[tuple[str, ...]]:
     """Every way to pay ``cost`` ``symbol`` symbols: card codes, maybe ``+X`` (R7, R8)."""
     discount, _ = game.discount(seat, action)
     need = max(cost - discount, 1)
@@ -56,7 +54,7 @@ def payments(game: Game, seat: int, symbol: str, cost: int, action: str) -> list
 
 
 def raid_sends(
-    game: Game, seat: int, raid_id: str, position: int, ship: Longship
+    game: State, seat: int, raid_id: str, position: int, ship: Longship
 ) -> list[tuple[str, ...]]:
     """The viking sets ``seat`` may send on this raid with this ship (R11)."""
     raid = game.cards.raid(raid_id)
@@ -76,7 +74,7 @@ def raid_sends(
     return []
 
 
-def raid_discounts(game: Game, seat: int, ship: Longship) -> list[str]:
+def raid_discounts(game: State, seat: int, ship: Longship) -> list[str]:
     """Viking discounts on a raid: the hero's symbol and raid ability, the ship's."""
     found: list[str] = []
     hero = game.hero_card(seat)
@@ -95,11 +93,11 @@ def raid_discounts(game: Game, seat: int, ship: Longship) -> list[str]:
 # --- legal actions ------------------------------------------------------------------
 
 
-def _legal_turn(game: Game, only: str | None = None) -> Iterator[Action]:
+def _legal_turn(game: State, only: str | None = None) -> Iterator[Move]:
     """The action phase's actions (only those of verb ``only``, when given)."""
     seat = game.active
-    sections: dict[str, Callable[[Game, int], Iterator[Action]]] = {
-        "end": lambda _game, _seat: iter((Action("end"),)),
+    sections: dict[str, Callable[[State, int], Iterator[Move]]] = {
+        "end": lambda _game, _seat: iter((("end", ()),)),
         "refresh": _legal_refresh,
         "swap": _legal_swap,
         "recruit": _legal_recruit,
@@ -117,75 +115,75 @@ def _legal_turn(game: Game, only: str | None = None) -> Iterator[Action]:
             yield from section(game, seat)
 
 
-def _legal_refresh(game: Game, seat: int) -> Iterator[Action]:
+def _legal_refresh(game: State, seat: int) -> Iterator[Move]:
     if game.swap == "open":
         for card in sorted(set(game.villages[seat].hand)):
-            yield Action("refresh", (card,))
+            yield ("refresh", (card,))
 
 
-def _legal_swap(game: Game, seat: int) -> Iterator[Action]:
+def _legal_swap(game: State, seat: int) -> Iterator[Move]:
     if game.swap in ("open", "refreshed"):
         for mine in set(game.villages[seat].hand):
             for theirs in set(game.action_display):
                 if mine != theirs:
-                    yield Action("swap", (mine, theirs))
+                    yield ("swap", (mine, theirs))
 
 
-def _legal_recruit(game: Game, seat: int) -> Iterator[Action]:
+def _legal_recruit(game: State, seat: int) -> Iterator[Move]:
     hand = Counter(game.villages[seat].hand)
     for viking in VIKINGS:
         cards = [c for c in CARD_CODES if viking_of(c) == viking and hand[c]]
         for size in (1, 2, 3):
             for combo in itertools.combinations_with_replacement(cards, size):
                 if all(hand[c] >= n for c, n in Counter(combo).items()):
-                    yield Action("recruit", combo)
+                    yield ("recruit", combo)
 
 
-def _legal_hero(game: Game, seat: int) -> Iterator[Action]:
+def _legal_hero(game: State, seat: int) -> Iterator[Move]:
     for slot, hero_id in enumerate(game.hero_display):
         if hero_id is not None:
             cost = game.cards.board.hero_slots[slot].cost
             for pay in payments(game, seat, "H", cost, "recruit-hero"):
-                yield Action("hero", (hero_id, *pay))
+                yield ("hero", (hero_id, *pay))
 
 
-def _legal_build(game: Game, seat: int) -> Iterator[Action]:
+def _legal_build(game: State, seat: int) -> Iterator[Move]:
     if game.villages[seat].materials >= 1:
         kinds = game.kinds(seat)
         for building_id in {b for b in game.building_display if b}:
             if game.cards.building(building_id).kind not in kinds:
                 for pay in payments(game, seat, "C", 3, "build"):
-                    yield Action("build", (building_id, *pay))
+                    yield ("build", (building_id, *pay))
 
 
-def _legal_material(game: Game, seat: int) -> Iterator[Action]:
+def _legal_material(game: State, seat: int) -> Iterator[Move]:
     if game.villages[seat].materials < game.empty_plots(seat):
         for pay in payments(game, seat, "C", game.material_cost(seat), "material"):
-            yield Action("material", pay)
+            yield ("material", pay)
 
 
-def _legal_ship(game: Game, seat: int) -> Iterator[Action]:
+def _legal_ship(game: State, seat: int) -> Iterator[Move]:
     if len(game.villages[seat].ships) < game.ship_slots(seat):
         for ship_id in {s for s in game.ship_display if s}:
             for pay in payments(game, seat, "N", 3, "ship"):
-                yield Action("ship", (ship_id, *pay))
+                yield ("ship", (ship_id, *pay))
 
 
-def _legal_return(game: Game, seat: int) -> Iterator[Action]:
+def _legal_return(game: State, seat: int) -> Iterator[Move]:
     for ship in game.villages[seat].ships:
         if ship.away:
             for pay in payments(game, seat, "N", 2, "return"):
-                yield Action("return", (ship.id, *pay))
+                yield ("return", (ship.id, *pay))
 
 
-def _legal_repair(game: Game, seat: int) -> Iterator[Action]:
+def _legal_repair(game: State, seat: int) -> Iterator[Move]:
     for ship in game.villages[seat].ships:
         if ship.damage:
             for pay in payments(game, seat, "N", 2, "repair"):
-                yield Action("repair", (ship.id, *pay))
+                yield ("repair", (ship.id, *pay))
 
 
-def _legal_raid(game: Game, seat: int) -> Iterator[Action]:
+def _legal_raid(game: State, seat: int) -> Iterator[Move]:
     village = game.villages[seat]
     if village.hero is None:
         return
@@ -197,38 +195,38 @@ def _legal_raid(game: Game, seat: int) -> Iterator[Action]:
         for position, raid_id in enumerate(game.ocean):
             if raid_id is not None and zones[position].range <= reach:
                 for sent in raid_sends(game, seat, raid_id, position, ship):
-                    yield Action("raid", (raid_id, ship.id, *sent))
+                    yield ("raid", (raid_id, ship.id, *sent))
 
 
-def _legal_ability(game: Game, seat: int) -> Iterator[Action]:
+def _legal_ability(game: State, seat: int) -> Iterator[Move]:
     hero = game.hero_card(seat)
     if hero is None or hero.ability is None or not hero.ability.is_hero_action:
         return
     village = game.villages[seat]
     effect = hero.ability.effect
     if effect == "gain-material" and village.materials < game.empty_plots(seat):
-        yield Action("ability")
+        yield ("ability", ())
     elif effect == "recruit-vikings":
         viking = hero.ability.viking
         assert viking is not None
         if game.reserve[viking] or any(v.vikings[viking] for v in game.villages):
-            yield Action("ability")
+            yield ("ability", ())
     elif effect == "repair":
         for ship in village.ships:
             if ship.damage:
-                yield Action("ability", (ship.id,))
+                yield ("ability", (ship.id,))
     elif effect == "return-ship":
         for ship in village.ships:
             if ship.away:
-                yield Action("ability", (ship.id,))
+                yield ("ability", (ship.id,))
 
 
-def _legal_take_viking(game: Game) -> Iterator[Action]:
-    yield Action("stop")
-    yield from (Action("take", (str(s),)) for s in takeable(game))
+def _legal_take_viking(game: State) -> Iterator[Move]:
+    yield ("stop", ())
+    yield from (("take", (str(s),)) for s in takeable(game))
 
 
-def takeable(game: Game) -> list[int]:
+def takeable(game: State) -> list[int]:
     """Seats with the most vikings of the recruited type, if a take keeps R15."""
     recruiting = game.recruiting
     assert recruiting is not None
@@ -244,7 +242,7 @@ def takeable(game: Game) -> list[int]:
     return [s for s in others if game.villages[s].vikings[viking] == most]
 
 
-def _legal_release_viking(game: Game) -> Iterator[Action]:
+def _legal_release_viking(game: State) -> Iterator[Move]:
     recruiting = game.recruiting
     assert recruiting is not None
     village = game.villages[game.active]
@@ -252,39 +250,39 @@ def _legal_release_viking(game: Game) -> Iterator[Action]:
         if village.vikings[viking] and not (
             recruiting.took_from_others and viking == recruiting.viking
         ):
-            yield Action("release", (viking,))
+            yield ("release", (viking,))
 
 
-def _legal_modify(game: Game) -> Iterator[Action]:
+def _legal_modify(game: State) -> Iterator[Move]:
     raid = game.raid
     assert raid is not None
-    yield Action("pass")
+    yield ("pass", ())
     if len(raid.requirements) < REQUIREMENTS:
         for card in set(game.villages[raid.asked[0]].hand):
-            yield Action("modify", (card,))
+            yield ("modify", (card,))
 
 
-def _legal_match(game: Game) -> Iterator[Action]:
+def _legal_match(game: State) -> Iterator[Move]:
     raid = game.raid
     assert raid is not None
-    yield Action("done")
+    yield ("done", ())
     open_symbols = {action_of(c) for c in raid.requirements}
     for card in set(game.villages[game.active].hand):
         if action_of(card) in open_symbols:
-            yield Action("match", (card,))
+            yield ("match", (card,))
 
 
-def _legal_pick(game: Game) -> Iterator[Action]:
+def _legal_pick(game: State) -> Iterator[Move]:
     for card in set(game.action_display):
-        yield Action("pick", (card,))
+        yield ("pick", (card,))
 
 
 # --- why an action is refused -------------------------------------------------------
 
 
-def why_refused(game: Game, action: Action) -> str:
+def why_refused(game: State, action: Action) -> str:
     name = game.decision_name
-    verbs = {a.verb for a in legal(game, None)}
+    verbs = {a.verb for a in legal(game)}
     shown = f"{action.text!r}"
     if action.verb not in verbs:
         expected = ", ".join(sorted(verbs))
@@ -294,7 +292,7 @@ def why_refused(game: Game, action: Action) -> str:
     return f"{shown}: {detail}"
 
 
-def _reasons(game: Game, action: Action) -> str | None:
+def _reasons(game: State, action: Action) -> str | None:
     """The most specific reason found why ``action`` (whose verb is possible now) is not."""
     seat = game.current_player
     assert seat is not None
@@ -358,7 +356,7 @@ def _reasons(game: Game, action: Action) -> str | None:
     return None
 
 
-_DECISIONS: dict[str, Callable[[Game], Iterator[Action]]] = {
+_DECISIONS: dict[str, Callable[[State], Iterator[Move]]] = {
     "take-viking": _legal_take_viking,
     "release-viking": _legal_release_viking,
     "modify": _legal_modify,

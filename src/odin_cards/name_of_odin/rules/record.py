@@ -7,7 +7,9 @@ Format ``name-of-odin-record/1``::
      "actions": [[seat, "action text"], ...], "outcome": {...} | null}
 
 A record holds the seed, so it is secret while its game runs. Replaying it rebuilds the
-identical game and checks the stored outcome.
+identical game and checks the stored outcome. :class:`RecordData` is the record as data
+and :func:`replayed` its replay into a state of any class; the facade (:mod:`.game`) joins
+them as :class:`~.game.GameRecord`, whose ``replay()`` returns a :class:`~.game.Game`.
 """
 
 from __future__ import annotations
@@ -15,20 +17,24 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Self, TypeVar
 
 from odin_cards.name_of_odin.rules.errors import NameOfOdinError, RecordError
-
-if TYPE_CHECKING:
-    from odin_cards.name_of_odin.rules.game import Game
+from odin_cards.name_of_odin.rules.moves import apply
+from odin_cards.name_of_odin.rules.setup import start
+from odin_cards.name_of_odin.rules.state import State
 
 FORMAT: Final = "name-of-odin-record/1"
 GAME: Final = "name-of-odin"
 MAX_ACTIONS: Final = 200_000
 
+S = TypeVar("S", bound=State)
+
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
+class RecordData:
+    """A record as data: what :class:`~.game.GameRecord` holds, reads and writes."""
+
     players: int
     setup: Mapping[str, Any]
     seed: int | str
@@ -41,7 +47,8 @@ class GameRecord:
         return GAME
 
     @classmethod
-    def of(cls, game: Game) -> GameRecord:
+    def of(cls, game: State) -> Self:
+        """The record of ``game`` so far."""
         outcome = None if game.outcome is None else game.outcome.to_dict()
         return cls(
             game.players, dict(game.setup), game.seed, game.chance, tuple(game.actions), outcome
@@ -63,7 +70,7 @@ class GameRecord:
         return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
-    def from_dict(cls, data: Any) -> GameRecord:
+    def from_dict(cls, data: Any) -> Self:
         """A record from its dict; :class:`RecordError` if it is not one."""
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             raise RecordError(f"not a record of In the Name of Odin (expected format {FORMAT!r})")
@@ -107,37 +114,34 @@ class GameRecord:
         )
 
     @classmethod
-    def from_json(cls, text: str) -> GameRecord:
+    def from_json(cls, text: str) -> Self:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise RecordError(f"a record is JSON: {error}") from None
         return cls.from_dict(data)
 
-    def replay(self) -> Game:
-        """The game rebuilt action by action; :class:`RecordError` if it does not replay."""
-        from odin_cards.name_of_odin.rules.name_of_odin import NAME_OF_ODIN
 
-        try:
-            game = NAME_OF_ODIN.new_game(
-                self.players, self.setup, self.seed, None if self.chance is None else [self.chance]
-            )
-            for number, (seat, text) in enumerate(self.actions):
-                try:
-                    game.apply(text, seat)
-                except NameOfOdinError as error:
-                    raise RecordError(
-                        f"action {number} ({text!r}) does not replay: {error}"
-                    ) from None
-        except RecordError:
-            raise
-        except NameOfOdinError as error:
-            raise RecordError(f"the record does not replay: {error}") from None
-        stored = None if self.outcome is None else json.loads(json.dumps(dict(self.outcome)))
-        actual = None if game.outcome is None else game.outcome.to_dict()
-        if stored is not None and stored != actual:
-            raise RecordError(
-                f"the stored outcome {json.dumps(stored)} is not the one the actions lead to"
-                f" ({json.dumps(actual)})"
-            )
-        return game
+def replayed(record: RecordData, kind: type[S]) -> S:
+    """The game ``record`` holds, rebuilt action by action as a ``kind`` (:class:`State`
+    or the facade :class:`~.game.Game`); :class:`RecordError` if it does not replay."""
+    try:
+        chance = None if record.chance is None else [record.chance]
+        game = start(kind, record.players, record.setup, record.seed, chance)
+        for number, (seat, text) in enumerate(record.actions):
+            try:
+                apply(game, text, seat)
+            except NameOfOdinError as error:
+                raise RecordError(f"action {number} ({text!r}) does not replay: {error}") from None
+    except RecordError:
+        raise
+    except NameOfOdinError as error:
+        raise RecordError(f"the record does not replay: {error}") from None
+    stored = None if record.outcome is None else json.loads(json.dumps(dict(record.outcome)))
+    actual = None if game.outcome is None else game.outcome.to_dict()
+    if stored is not None and stored != actual:
+        raise RecordError(
+            f"the stored outcome {json.dumps(stored)} is not the one the actions lead to"
+            f" ({json.dumps(actual)})"
+        )
+    return game

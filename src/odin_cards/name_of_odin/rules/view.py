@@ -10,15 +10,18 @@ actions the seat may take when it is the one to move. Cards appear with their da
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from odin_cards.name_of_odin.rules.errors import SeatError, brief
+from odin_cards.name_of_odin.rules.legal import legal
+from odin_cards.name_of_odin.rules.state import State
 from odin_cards.name_of_odin.rules.symbols import CARD_CODES
 
-if TYPE_CHECKING:
-    from odin_cards.name_of_odin.rules.game import Game
 
-
-def view_of(game: Game, seat: int | None) -> dict[str, Any]:
+def view_of(game: State, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: a spectator); :class:`SeatError` for no seat of it."""
+    if seat is not None and (isinstance(seat, bool) or seat not in range(game.players)):
+        raise SeatError(f"not a seat of this game: {brief(seat)}")
     cards = game.cards
     board = cards.board
 
@@ -81,9 +84,7 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
         "turn": game.turn_number,
         "first_player": game.first_player,
         "hand": list(game.villages[seat].hand) if seat is not None else None,
-        "legal": [a.text for a in game.legal_actions()]
-        if seat is not None and seat == mover
-        else [],
+        "legal": [a.text for a in legal(game)] if seat is not None and seat == mover else [],
         "turn_state": {
             "swap": game.swap,
             "used_symbols": sorted(game.used_symbols),
