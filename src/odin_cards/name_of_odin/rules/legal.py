@@ -15,7 +15,14 @@ from typing import Final
 
 from odin_cards.name_of_odin.rules.actions import Action
 from odin_cards.name_of_odin.rules.state import Longship, State
-from odin_cards.name_of_odin.rules.symbols import ACTIONS, CARD_CODES, VIKINGS, action_of, viking_of
+from odin_cards.name_of_odin.rules.symbols import (
+    ACTIONS,
+    CARD_CODES,
+    COSTS,
+    VIKINGS,
+    action_of,
+    viking_of,
+)
 
 Move = tuple[str, tuple[str, ...]]
 """An action as (verb, arguments): what the generators below find, before it is numbered."""
@@ -152,7 +159,7 @@ def _legal_build(game: State, seat: int) -> Iterator[Move]:
         kinds = game.kinds(seat)
         for building_id in {b for b in game.building_display if b}:
             if game.cards.building(building_id).kind not in kinds:
-                for pay in payments(game, seat, "C", 3, "build"):
+                for pay in payments(game, seat, "C", COSTS["build"], "build"):
                     yield ("build", (building_id, *pay))
 
 
@@ -165,21 +172,21 @@ def _legal_material(game: State, seat: int) -> Iterator[Move]:
 def _legal_ship(game: State, seat: int) -> Iterator[Move]:
     if len(game.villages[seat].ships) < game.ship_slots(seat):
         for ship_id in {s for s in game.ship_display if s}:
-            for pay in payments(game, seat, "N", 3, "ship"):
+            for pay in payments(game, seat, "N", COSTS["ship"], "ship"):
                 yield ("ship", (ship_id, *pay))
 
 
 def _legal_return(game: State, seat: int) -> Iterator[Move]:
     for ship in game.villages[seat].ships:
         if ship.away:
-            for pay in payments(game, seat, "N", 2, "return"):
+            for pay in payments(game, seat, "N", COSTS["return"], "return"):
                 yield ("return", (ship.id, *pay))
 
 
 def _legal_repair(game: State, seat: int) -> Iterator[Move]:
     for ship in game.villages[seat].ships:
         if ship.damage:
-            for pay in payments(game, seat, "N", 2, "repair"):
+            for pay in payments(game, seat, "N", COSTS["repair"], "repair"):
                 yield ("repair", (ship.id, *pay))
 
 

@@ -30,7 +30,7 @@ from odin_cards.name_of_odin.rules.state import (
     State,
     top,
 )
-from odin_cards.name_of_odin.rules.symbols import action_of, sort_cards, viking_of
+from odin_cards.name_of_odin.rules.symbols import COSTS, action_of, sort_cards, viking_of
 
 RECRUITS: Final = {1: 1, 2: 3, 3: 6}
 """Viking symbols spent -> vikings recruited."""
@@ -268,7 +268,7 @@ def _build(game: State, building_id: str, *pay: str) -> None:
     _touch_swap(game)
     seat = game.active
     village = game.villages[seat]
-    cards = _spend(game, seat, pay, "build", 3)
+    cards = _spend(game, seat, pay, "build", COSTS["build"])
     village.materials -= 1
     village.buildings.append(building_id)
     slot = game.building_display.index(building_id)
@@ -310,7 +310,7 @@ def _material(game: State, *pay: str) -> None:
 def _ship(game: State, ship_id: str, *pay: str) -> None:
     _touch_swap(game)
     seat = game.active
-    cards = _spend(game, seat, pay, "ship", 3)
+    cards = _spend(game, seat, pay, "ship", COSTS["ship"])
     game.villages[seat].ships.append(Longship(ship_id))
     slot = game.ship_display.index(ship_id)
     game.ship_display[slot] = top(game.ship_deck)
@@ -322,7 +322,7 @@ def _ship(game: State, ship_id: str, *pay: str) -> None:
 def _return(game: State, ship_id: str, *pay: str) -> None:
     _touch_swap(game)
     seat = game.active
-    cards = _spend(game, seat, pay, "return", 2)
+    cards = _spend(game, seat, pay, "return", COSTS["return"])
     game.longship(seat, ship_id).away = False
     game.log("return", {"seat": seat, "ship": ship_id, "cards": cards})
 
@@ -330,7 +330,7 @@ def _return(game: State, ship_id: str, *pay: str) -> None:
 def _repair(game: State, ship_id: str, *pay: str) -> None:
     _touch_swap(game)
     seat = game.active
-    cards = _spend(game, seat, pay, "repair", 2)
+    cards = _spend(game, seat, pay, "repair", COSTS["repair"])
     game.longship(seat, ship_id).damage -= 1
     game.log("repair", {"seat": seat, "ship": ship_id, "cards": cards})
 

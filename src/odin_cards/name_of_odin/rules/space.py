@@ -31,7 +31,13 @@ from typing import Final
 from odin_cards.name_of_odin.rules.actions import Action
 from odin_cards.name_of_odin.rules.cards import MAX_PLAYERS, CardSet
 from odin_cards.name_of_odin.rules.errors import MalformedActionError, brief
-from odin_cards.name_of_odin.rules.symbols import ACTIONS, CARD_CODES, VIKINGS
+from odin_cards.name_of_odin.rules.symbols import (
+    ACTIONS,
+    BUILDING_KINDS,
+    CARD_CODES,
+    COSTS,
+    VIKINGS,
+)
 
 MAX_MULTISET: Final = 10
 """The largest multiset an action holds: a raid's 9 vikings (the card format's most) plus
@@ -45,10 +51,11 @@ MULTISETS: Final = tuple(
 tuples), by size, then lexicographically: ``(0,) (1,) (2,) (0, 0) (0, 1) ...``."""
 _RANK: Final = {combo: rank for rank, combo in enumerate(MULTISETS)}
 
-PAYMENT_SIZES: Final = {"material": 5, "build": 3, "ship": 3, "return": 2, "repair": 2}
+PAYMENT_SIZES: Final = {"material": len(BUILDING_KINDS), **COSTS}
 """The dearest cost of each payment but a hero's (which is the dearest hero slot's): a
-material costs one more than the village's buildings and materials (at most 4 together,
-one plot being free); a building or a longship 3; a return or a repair 2."""
+material costs one more than the village's buildings and materials, which are fewer than
+its plots (one per building kind, 5) together; the others cost the rulebook's
+:data:`~.symbols.COSTS`. A discount only makes a payment smaller."""
 BONUS: Final = {"hero": "+H", "build": "+C", "material": "+C", "ship": "+N"}
 """The building symbol each payment may add (``return`` and ``repair`` add ``+N``)."""
 SYMBOL: Final = {"hero": "H", "build": "C", "material": "C"}

@@ -23,12 +23,12 @@ from typing import Any, Final, Self
 from odin_cards.name_of_odin.rules import streams
 from odin_cards.name_of_odin.rules.cards import Ability, CardSet, Hero
 from odin_cards.name_of_odin.rules.space import ActionSpace
-from odin_cards.name_of_odin.rules.symbols import BUILDING_SYMBOL, VIKINGS
+from odin_cards.name_of_odin.rules.symbols import BUILDING_KINDS, BUILDING_SYMBOL, VIKINGS
 
 INN_BONUS: Final = 4
 """An inn raises the limit from 10 to 14."""
-PLOTS: Final = 5
-"""Building plots in a village."""
+PLOTS: Final = len(BUILDING_KINDS)
+"""Building plots in a village: one per building kind."""
 
 
 # --- the pieces -----------------------------------------------------------------------------

@@ -46,3 +46,6 @@ BUILDING_KINDS: Final = ("forge", "rune-circle", "shipyard", "jarls-house", "inn
 
 BUILDING_SYMBOL: Final = {"forge": "C", "jarls-house": "H", "shipyard": "N"}
 """The action symbol a building kind grants once a turn (never for raids)."""
+
+COSTS: Final = {"build": 3, "ship": 3, "return": 2, "repair": 2}
+"""The rulebook's fixed costs, in action symbols (a material's and a hero's vary)."""
