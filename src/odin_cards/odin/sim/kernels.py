@@ -1,6 +1,6 @@
 """The compiled core: Odin's rules over arrays, one game per row, many games per call.
 
-The rules are the engine's (:mod:`odin_cards.odin.rules.game`), restated over integers so that
+The rules are the engine's (:mod:`odin_cards.odin.rules.state`), restated over integers so that
 numba can compile them: a hand is a 55-bit mask (colour-major, the Goat at bit 54, as in
 the engine), an action is its engine id, and a game is one row of a few arrays
 (:data:`State`). Every function here trusts its input; :mod:`.batch` checks what comes
@@ -373,7 +373,7 @@ def is_legal(st: State, i: int, action: int, t: Tables) -> bool:
 
 @jit_inline
 def apply(st: State, i: int, action: int, t: Tables) -> None:
-    """Apply a legal ``action`` to game ``i`` (the engine's ``Game._step``)."""
+    """Apply a legal ``action`` to game ``i`` (the engine's ``State._step``)."""
     g, hands, hands_n, known, _, _, _ = st
     seat = g[i, TO_MOVE]
     players = g[i, PLAYERS]
