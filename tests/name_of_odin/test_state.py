@@ -3,6 +3,8 @@ comes from a seeded stream held as a plain value, never from a live generator.""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from dataclasses import fields
 from typing import Any
@@ -52,24 +54,37 @@ def every_part(value: object, found: list[object]) -> list[object]:
     return found
 
 
-def test_a_copy_is_equal_and_shares_nothing_mutable() -> None:
+def test_a_copy_is_equal_and_shares_nothing_mutable_but_what_is_set_once() -> None:
     game = played()
-    copy = game.clone()
-    assert copy == game and copy is not game and type(copy) is Game
-    shared = set(mutable_parts(game, {})) & set(mutable_parts(copy, {}))
-    assert shared == set()
+    twin = game.clone()
+    assert twin == game and twin is not game and type(twin) is Game
+    set_once = [f.name for f in fields(State) if f.metadata.get("set_once")]
+    assert set_once == ["setup", "chance"]
+    assert twin.setup is game.setup
+    for f in fields(State):
+        if f.name not in set_once:
+            mine = mutable_parts(getattr(game, f.name), {})
+            theirs = mutable_parts(getattr(twin, f.name), {})
+            assert set(mine) & set(theirs) == set(), f"the copy shares a part of {f.name}"
+
+
+def test_a_game_pickles_and_deep_copies_to_an_equal_game() -> None:
+    game = played()
+    for again in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert again == game and type(again) is Game
+        assert again.legal_action_ids() == game.legal_action_ids()
 
 
 def test_a_copy_plays_on_alone() -> None:
     game = played(steps=300)
     before = game.clone()
-    copy = game.clone()
+    other = game.clone()
     rng = random.Random(1)
     for _ in range(200):
-        if copy.is_over:
+        if other.is_over:
             break
-        copy.apply(rng.choice(copy.legal_actions()))
-    assert game == before and copy != game
+        other.apply(rng.choice(other.legal_actions()))
+    assert game == before and other != game
     assert [game.view(seat) for seat in range(3)] == [before.view(seat) for seat in range(3)]
 
 
@@ -105,9 +120,9 @@ def test_drawing_moves_the_stream_on_and_a_copy_draws_the_same() -> None:
     game = played(players=2, seed=1, steps=0)
     rng = random.Random(3)
     while not any(e.kind == "reshuffle" for e in game.history):
-        copy = game.clone()
+        other = game.clone()
         action = rng.choice(game.legal_actions())
         game.apply(action)
-        copy.apply(action)
-        assert copy == game
+        other.apply(action)
+        assert other == game
     assert game.stream != NAME_OF_ODIN.new_game(2, {}, 1).stream

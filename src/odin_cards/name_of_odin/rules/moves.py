@@ -2,9 +2,9 @@
 
 :func:`apply` checks an action against :func:`.legal.legal` (so listing and validating
 always agree) and applies it with :func:`perform`, which trusts its input; the history
-says what happened. Chance during play
-is only the reshuffle of the action discards (:meth:`.state.State.draw_action`). The rules
-are ``docs/name-of-odin/RULES.md``; ruling numbers (R1, R2, ...) in comments refer to it.
+says what happened. Chance during play is only the reshuffle of the action discards
+(:meth:`.state.State.draw_action`). The rules are ``docs/name-of-odin/RULES.md``; ruling
+numbers (R1, R2, ...) in comments refer to it.
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ in the order the rules make them, so one seed always sets up the same table.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
 from odin_cards.name_of_odin.rules import streams
@@ -137,9 +136,9 @@ def start(
     game = kind(
         players=players,
         cards=cards,
-        setup=MappingProxyType(checked),
+        setup=checked,
         seed=seed,
-        chance=None if chance is None else MappingProxyType(dict(draws)),
+        chance=None if chance is None else dict(draws),
         stream=stream,
         history=[],
         raid_deck=raid_deck,

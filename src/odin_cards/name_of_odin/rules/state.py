@@ -5,8 +5,9 @@ from it.
 (:meth:`State.clone`) and ``==`` both go through that list, so a field added there is
 copied and compared without another line. A copy copies the containers and the mutable
 pieces (:class:`Village`, :class:`Longship`, ...) and shares everything immutable: text,
-numbers, tuples, frozen records (the events, the card set), the read-only set-up and the
-seeded stream chance is drawn from (:mod:`.streams`); no live generator is held.
+numbers, tuples, frozen records (the events, the card set), the seeded stream chance is
+drawn from (:mod:`.streams`; no live generator is held), and the fields marked as set once
+(the set-up and the injected chance, which nothing changes after the set-up).
 
 The queries here (a seat's viking limit, the cost of a material, ...) are shared by the
 legal actions (:mod:`.legal`), the moves (:mod:`.moves`) and the views (:mod:`.view`);
@@ -111,6 +112,9 @@ class Outcome:
 
 # --- the state ------------------------------------------------------------------------------
 
+_SET_ONCE: Final = {"set_once": True}
+"""Field metadata: written by the set-up and never changed, so copies share it."""
+
 
 @dataclass(slots=True, repr=False)
 class State:
@@ -118,11 +122,11 @@ class State:
 
     players: int
     cards: CardSet
-    setup: Mapping[str, Any]
-    """The checked set-up (read-only: shared by copies)."""
+    setup: dict[str, Any] = field(metadata=_SET_ONCE)
+    """The checked set-up."""
     seed: int | str
-    chance: Mapping[str, Any] | None
-    """The draws injected at set-up (read-only), or ``None``."""
+    chance: dict[str, Any] | None = field(metadata=_SET_ONCE)
+    """The draws injected at set-up, or ``None``."""
     stream: streams.Stream
     """Where the next random draw comes from (only reshuffles draw during play)."""
     history: list[Event]
@@ -330,7 +334,14 @@ def _copy(value: Any) -> Any:
     if kind is set:
         return value.copy()
     if _mutable(kind):
-        return kind(**{f.name: _copy(getattr(value, f.name)) for f in fields(value)})
+        return kind(
+            **{
+                f.name: getattr(value, f.name)
+                if f.metadata.get("set_once")
+                else _copy(getattr(value, f.name))
+                for f in fields(value)
+            }
+        )
     return value
 
 
