@@ -1,8 +1,8 @@
 """The id space of In the Name of Odin's actions: every action a game can ever ask, numbered.
 
 Learning agents need a fixed, finite set of actions with a legal mask, as Odin's
-(``docs/actions.md``). Here the actions name cards of the card set (``hero jarl-ivar WH
-TH``, ``raid iona knarr W T``), so the space is the card set's: an :class:`ActionSpace`
+(``docs/actions.md``). Here the actions name cards of the card set (``hero ulf WH TH``,
+``raid lindisfarne karvi W T``), so the space is the card set's: an :class:`ActionSpace`
 is built from a :class:`~.cards.CardSet` and depends on it only through its numbers of
 buildings, heroes, longships and raids (a card's index is its place in the set's list of
 its type), the dearest hero slot and the most vikings a raid can ask. The layout, block by
@@ -56,10 +56,16 @@ PAYMENT_SIZES: Final = {"material": len(BUILDING_KINDS), **COSTS}
 material costs one more than the village's buildings and materials, which are fewer than
 its plots (one per building kind, 5) together; the others cost the rulebook's
 :data:`~.symbols.COSTS`. A discount only makes a payment smaller."""
-BONUS: Final = {"hero": "+H", "build": "+C", "material": "+C", "ship": "+N"}
-"""The building symbol each payment may add (``return`` and ``repair`` add ``+N``)."""
-SYMBOL: Final = {"hero": "H", "build": "C", "material": "C"}
-"""The action symbol each payment is made of (``ship``, ``return``, ``repair``: ``N``)."""
+SYMBOL: Final = {
+    "hero": "H",
+    "build": "C",
+    "material": "C",
+    "ship": "N",
+    "return": "N",
+    "repair": "N",
+}
+"""The action symbol each payment is made of; the building symbol it may add is the same
+(``+H``, ``+C``, ``+N``)."""
 
 RECRUIT_SIZE: Final = 3
 """Recruiting spends one to three cards of one viking type."""
@@ -211,8 +217,8 @@ class ActionSpace:
         return index
 
     def _payment(self, verb: str, args: tuple[str, ...], largest: int) -> int | None:
-        symbol = SYMBOL.get(verb, "N")
-        bonus = args[-1:] == (BONUS.get(verb, "+N"),)
+        symbol = SYMBOL[verb]
+        bonus = args[-1:] == ("+" + symbol,)
         cards = args[:-1] if bonus else args
         if any(c not in _CARD or c[1] != symbol for c in cards):
             return None
@@ -259,12 +265,12 @@ class ActionSpace:
         return (self._cards_of(verb)[index], *self._unpayment(verb, payment, largest))
 
     def _unpayment(self, verb: str, offset: int, largest: int) -> tuple[str, ...]:
-        symbol = SYMBOL.get(verb, "N")
+        symbol = SYMBOL[verb]
         plain = multisets(largest)
         bonus = offset >= plain
         kinds = MULTISETS[offset - plain if bonus else offset]
         cards = tuple(VIKINGS[k] + symbol for k in kinds)
-        return (*cards, BONUS.get(verb, "+N")) if bonus else cards
+        return (*cards, "+" + symbol) if bonus else cards
 
 
 def _rank(kinds: tuple[int, ...], largest: int) -> int | None:
