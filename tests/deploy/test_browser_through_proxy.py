@@ -64,11 +64,11 @@ def _context(browser: Browser) -> BrowserContext:
 
 def _state(page: Page) -> dict[str, Any] | None:
     state: dict[str, Any] | None = page.evaluate(
-        """() => window.odin && window.odin.state ? {
-            seat: window.odin.seat, version: window.odin.version,
-            to_move: window.odin.state.to_move, legal: window.odin.state.legal,
-            outcome: window.odin.state.outcome, busy: window.odin.connection.busy,
-            open: window.odin.connection.socket !== null} : null"""
+        """() => window.odinTable && window.odinTable.state ? {
+            seat: window.odinTable.seat, version: window.odinTable.version,
+            to_move: window.odinTable.state.to_move, legal: window.odinTable.state.legal,
+            outcome: window.odinTable.state.outcome, busy: window.odinTable.connection.busy,
+            open: window.odinTable.connection.socket !== null} : null"""
     )
     return state
 
@@ -95,9 +95,9 @@ def _play_until(pages: dict[int, Page], done: Any, deadline: float) -> int:
         mine = states[mover]
         assert mine is not None
         pages[mover].evaluate(
-            "([a, v]) => window.odin.connection.act(a, v)", [mine["legal"][0], mine["version"]]
+            "([a, v]) => window.odinTable.connection.act(a, v)", [mine["legal"][0], mine["version"]]
         )
-        pages[mover].wait_for_function("v => window.odin.version > v", arg=mine["version"])
+        pages[mover].wait_for_function("v => window.odinTable.version > v", arg=mine["version"])
         moves += 1
 
 
@@ -121,11 +121,11 @@ def _reconnected(pages: dict[int, Page], every: bool = True) -> Iterator[None]:
 
     def welcomes() -> dict[int, int]:
         return {
-            seat: page.evaluate("window.odin.connection.welcomes") for seat, page in pages.items()
+            seat: page.evaluate("window.odinTable.connection.welcomes") for seat, page in pages.items()
         }
 
     before = welcomes()
-    versions = {seat: page.evaluate("window.odin.version") for seat, page in pages.items()}
+    versions = {seat: page.evaluate("window.odinTable.version") for seat, page in pages.items()}
     yield
     deadline = time.monotonic() + 40
     while True:
@@ -136,7 +136,7 @@ def _reconnected(pages: dict[int, Page], every: bool = True) -> Iterator[None]:
         time.sleep(0.1)
     for seat, page in pages.items():
         expect(page.locator(".conn.conn-open")).to_be_visible(timeout=40_000)
-        assert page.evaluate("window.odin.version") >= versions[seat]
+        assert page.evaluate("window.odinTable.version") >= versions[seat]
 
 
 def test_a_hand_through_nginx_survives_a_rolling_restart(
@@ -195,9 +195,9 @@ def test_a_hand_through_nginx_survives_a_rolling_restart(
         assert moves > 0
         for page in pages.values():
             expect(page.get_by_test_id("final")).to_be_visible(timeout=WAIT_MS)
-        outcome = ann.evaluate("window.odin.state.outcome")
-        bob.wait_for_function("() => window.odin.state.outcome !== null")
-        assert bob.evaluate("window.odin.state.outcome") == outcome
+        outcome = ann.evaluate("window.odinTable.state.outcome")
+        bob.wait_for_function("() => window.odinTable.state.outcome !== null")
+        assert bob.evaluate("window.odinTable.state.outcome") == outcome
 
         # The stored record replays to the same end (each action applied once).
         answer = httpx.get(f"{base}/api/tables/{table_id}/record", timeout=10)
@@ -218,9 +218,9 @@ def _diagnosis(cluster: Cluster, pages: list[Page]) -> str:
     lines = []
     for page in pages:
         seen = page.evaluate(
-            """() => window.odin ? JSON.stringify({seat: window.odin.seat,
-                version: window.odin.version, welcomes: window.odin.connection.welcomes,
-                received: window.odin.connection.log.slice(-6)}) : 'no client'"""
+            """() => window.odinTable ? JSON.stringify({seat: window.odinTable.seat,
+                version: window.odinTable.version, welcomes: window.odinTable.connection.welcomes,
+                received: window.odinTable.connection.log.slice(-6)}) : 'no client'"""
         )
         lines.append(f"page {page.url}: {seen}")
     lines += ["nginx:", *cluster.nginx.access_log()[-30:]]
