@@ -18,6 +18,7 @@ from odin_cards.server.core.people.accounts import (
     NewSession,
     Session,
 )
+from odin_cards.server.core.protocol.client import valid_table_id
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.transport.auth import (
     COOKIE,
@@ -31,7 +32,6 @@ from odin_cards.server.transport.auth import (
     set_session_cookie,
 )
 from odin_cards.server.transport.errors import ApiError
-from odin_cards.server.transport.messages import valid_table_id
 from odin_cards.server.transport.quotas import Quotas, client_address
 
 router = APIRouter(prefix="/api/account")

@@ -15,9 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from odin_cards.server.core.features.analysis import TableAnalyses
 from odin_cards.server.core.features.hints import TableHints
+from odin_cards.server.core.protocol.client import valid_table_id
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.transport.errors import ApiError
-from odin_cards.server.transport.messages import valid_table_id
 
 router = APIRouter(prefix="/api")
 

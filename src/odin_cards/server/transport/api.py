@@ -15,12 +15,12 @@ from odin_cards.server.core.features.clocks import normalize as normalize_clock
 from odin_cards.server.core.features.stand_ins import moves_by
 from odin_cards.server.core.people.ratings import is_rated
 from odin_cards.server.core.ports import SeatHolder
+from odin_cards.server.core.protocol.client import valid_table_id
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.core.tables.table import LiveTable, clean_name
 from odin_cards.server.transport import pages
 from odin_cards.server.transport.auth import accounts_of, current_account, origin_ok
 from odin_cards.server.transport.errors import ApiError
-from odin_cards.server.transport.messages import valid_table_id
 from odin_cards.server.transport.quotas import Quotas, client_address
 
 router = APIRouter(prefix="/api")

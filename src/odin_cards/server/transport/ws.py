@@ -14,14 +14,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.people.accounts import Accounts
 from odin_cards.server.core.ports import StoreUnavailable
+from odin_cards.server.core.protocol import client
+from odin_cards.server.core.protocol.client import Act, Chat, Hello, Mute, Visibility
+from odin_cards.server.core.protocol.server import PONG, error
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
-from odin_cards.server.transport import messages as msg
 from odin_cards.server.transport.auth import COOKIE
 from odin_cards.server.transport.connection import Connection
 from odin_cards.server.transport.errors import error_response
-from odin_cards.server.transport.messages import Act, Chat, Hello, Mute, Visibility
 from odin_cards.server.transport.quotas import Quotas, client_address
 
 POLICY_VIOLATION = 1008
@@ -60,11 +61,11 @@ async def endpoint(websocket: WebSocket, table_id: str) -> None:
         table: LiveTable | None = None
         try:
             try:
-                if not msg.valid_table_id(table_id):
+                if not client.valid_table_id(table_id):
                     raise DomainError("not_found", "there is no such table")
                 table = await hall.get(table_id)
             except DomainError as refusal:
-                connection.send(msg.error(refusal))
+                connection.send(error(refusal))
                 # the store is down: try again later; anything else will not change
                 later = refusal.code == "unavailable"
                 await connection.finish(
@@ -116,7 +117,7 @@ async def _serve(
         text = message.get("text")
         data = message.get("bytes")
         if not connection.allow():
-            connection.send(msg.error(DomainError("rate_limited", "too many messages: slow down")))
+            connection.send(error(DomainError("rate_limited", "too many messages: slow down")))
             if connection.refused >= settings.flood:
                 await connection.finish(POLICY_VIOLATION, "too many messages")
                 return
@@ -124,7 +125,7 @@ async def _serve(
         size = len(text.encode()) if text is not None else len(data or b"")
         if size > settings.max_message:
             connection.send(
-                msg.error(
+                error(
                     DomainError("too_large", f"a message has at most {settings.max_message} bytes")
                 )
             )
@@ -132,16 +133,16 @@ async def _serve(
         try:
             if text is None:
                 raise DomainError("malformed", "messages are JSON text frames")
-            await _handle(connection, hall, table, msg.parse(text))
+            await _handle(connection, hall, table, client.parse(text))
         except DomainError as refusal:
-            connection.send(msg.error(refusal))
+            connection.send(error(refusal))
 
 
 async def _handle(
     connection: Connection,
     hall: Hall,
     table: LiveTable,
-    message: msg.Hello | msg.Act | msg.Ping | msg.Chat | msg.Mute | msg.Visibility,
+    message: client.ClientMessage,
 ) -> None:
     if isinstance(message, Hello):
         if not connection.allow_hello():
@@ -174,4 +175,4 @@ async def _handle(
             table, connection, message.text, message.reaction, message.name, address
         )
     else:
-        connection.send(msg.PONG)
+        connection.send(PONG)

@@ -36,8 +36,9 @@ from odin_cards.server.core.ports import (
     StoreUnavailable,
     Subscriber,
 )
+from odin_cards.server.core.protocol.process import chat_line_json
+from odin_cards.server.core.protocol.server import ChatLines, encode
 from odin_cards.server.core.rate import Bucket
-from odin_cards.server.core.tables import updates as msg
 from odin_cards.server.core.tables.cluster import NotOwner
 from odin_cards.server.core.tables.table import LiveTable, clean_name
 
@@ -83,20 +84,6 @@ def spectators_heard(table: LiveTable) -> bool:
     """Whether the table's players see what spectators write."""
     setting = table.settings.get("chat")
     return isinstance(setting, Mapping) and setting.get("spectators") is True
-
-
-def line_json(line: ChatLine) -> dict[str, Any]:
-    """A line as the protocol and the record show it."""
-    return {
-        "number": line.number,
-        "author": line.author,
-        "name": line.name,
-        "seat": line.seat,
-        "text": line.text,
-        "reaction": line.reaction,
-        "action": line.action,
-        "created": line.created.isoformat(),
-    }
 
 
 def clean_text(text: str) -> str:
@@ -252,7 +239,8 @@ class TableChat:
             self._keep(table.id, line)
             self._deliver(table, [line])
             if self.hall.peers is not None:
-                self.hall.peers.bus.publish(table.id, {"kind": "chat", "line": line_json(line)})
+                said = {"kind": "chat", "line": chat_line_json(line)}
+                self.hall.peers.bus.publish(table.id, said)
             return line
 
     # ------------------------------------------------------------ hearing
@@ -380,9 +368,8 @@ class TableChat:
             lines = await self._store().chat_of(table.id, MAX_LINES)
         except StoreUnavailable:
             raise DomainError("unavailable", "the chat cannot be read now") from None
-        return [line_json(line) for line in lines]
+        return [chat_line_json(line) for line in lines]
 
 
 def _chat_message(lines: list[ChatLine], history: bool = False) -> str:
-    extra: dict[str, Any] = {"history": True} if history else {}
-    return msg.dump({"type": "chat", "lines": [line_json(line) for line in lines], **extra})
+    return encode(ChatLines([chat_line_json(line) for line in lines], history))

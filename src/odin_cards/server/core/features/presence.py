@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from odin_cards.server.core.ports import Broadcaster, Clock, Subscriber
+from odin_cards.server.core.protocol.server import PresenceShown, encode
 from odin_cards.server.core.tables.table import LiveTable
-from odin_cards.server.core.tables.updates import dump
 
 State = Literal["online", "away", "offline"]
 STATES: tuple[State, ...] = ("online", "away", "offline")
@@ -35,7 +35,7 @@ Spawn = Callable[[Coroutine[Any, Any, None]], None]
 def presence_message(states: list[str | None]) -> str:
     """The protocol's ``presence`` message: each seat's state, ``null`` for bots and
     free seats."""
-    return dump({"type": "presence", "seats": states})
+    return encode(PresenceShown(states))
 
 
 def _best(states: list[State]) -> State:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from odin_cards.games import plugin_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.ports import SocialStore, StoreUnavailable, Subscriber
-from odin_cards.server.core.tables import updates as msg
+from odin_cards.server.core.protocol.server import RematchShown, encode
 from odin_cards.server.core.tables.cluster import NotOwner
 from odin_cards.server.core.tables.table import LiveTable
 
@@ -158,7 +158,7 @@ class Rematches:
         if state is None:
             return
         shown = rematch_json(table, state)
-        text = msg.dump({"type": "rematch", "rematch": shown})
+        text = encode(RematchShown(shown))
         for subscriber in self.hall.broadcaster.subscribers(table.id):
             subscriber.send(text)
         if self.hall.peers is not None and table.owned:
@@ -181,7 +181,7 @@ class Rematches:
             return
         if state:
             shown = rematch_json(table, state)
-            subscriber.send(msg.dump({"type": "rematch", "rematch": shown}))
+            subscriber.send(encode(RematchShown(shown)))
 
     def forget(self, table_id: str) -> None:
         self._states.pop(table_id, None)

@@ -33,9 +33,9 @@ from odin_cards.games import plugin_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.features import clocks
 from odin_cards.server.core.ports import BotRequest, StoreUnavailable, Subscriber
+from odin_cards.server.core.protocol.server import ClockShown, encode
 from odin_cards.server.core.tables.cluster import NotOwner
 from odin_cards.server.core.tables.table import LiveTable
-from odin_cards.server.core.tables.updates import dump
 
 if TYPE_CHECKING:
     from odin_cards.server.core.tables.hall import Hall
@@ -361,7 +361,7 @@ class StandIns:
     # ------------------------------------------------------------ telling
 
     def message(self, table: LiveTable) -> str:
-        return dump({"type": "clock", "clock": clock_view(table, self.hall.clock.now())})
+        return encode(ClockShown(clock_view(table, self.hall.clock.now())))
 
     def announce(self, table: LiveTable) -> None:
         """Send every connection of the table its clock (after each change)."""

@@ -48,7 +48,7 @@ from odin_cards.server.core.ports import (
     StoreUnavailable,
     Subscriber,
 )
-from odin_cards.server.core.tables import updates as msg
+from odin_cards.server.core.protocol.server import Ack, encode
 from odin_cards.server.core.tables.table import LiveTable
 
 if TYPE_CHECKING:
@@ -647,7 +647,7 @@ class Peers:
             raise DomainError(str(answer["error"]), str(answer["message"]), client_id)
         after = int(answer["version"])
         if waiting is not None and client_id is not None:
-            waiting.send(msg.ack(client_id, after))  # its update has not come yet
+            waiting.send(encode(Ack(client_id, after)))  # its update has not come yet
         self.hall._spawn(self.reach(table, int(answer["count"])))
         return after
 
@@ -658,7 +658,7 @@ class Peers:
             return
         reply = self.awaiting.pop((table.id, entry.client_id), None)
         if reply is not None:
-            reply.send(msg.ack(entry.client_id, table.version))
+            reply.send(encode(Ack(entry.client_id, table.version)))
 
 
 def _created(text: Any, otherwise: datetime) -> datetime:

@@ -55,7 +55,7 @@ from odin_cards.server.core.ports import (
     TableRecord,
     TableStore,
 )
-from odin_cards.server.core.tables import updates as msg
+from odin_cards.server.core.protocol.server import Ack, TableShown, Update, Welcome, encode
 from odin_cards.server.core.tables.bot_turns import BotTurns
 from odin_cards.server.core.tables.cluster import ClusterPorts, NotOwner, Peers, entry_message
 from odin_cards.server.core.tables.presenters import presenter_of
@@ -734,11 +734,11 @@ class Hall:
                         await self.peers._catch_up(table)
             if seat is not None:
                 table.person_seen = self.clock.monotonic()
-            subscriber.send(msg.welcome(seat, table.to_api()))
+            subscriber.send(encode(Welcome(seat, table.to_api())))
             resync = version is None or version > table.version
             since = 0 if resync or version is None else version
             subscriber.send(
-                msg.update(table.version, table.events_json(since), table.state(seat), resync)
+                encode(Update(table.version, table.events_json(since), table.state(seat), resync))
             )
             subscriber.version = table.version
             self.presence.joined(table, subscriber)  # after its welcome: others are told
@@ -817,7 +817,7 @@ class Hall:
                 if owner != seat:
                     raise DomainError("malformed", "this id was used by another seat", client_id)
                 if reply is not None:
-                    reply.send(msg.ack(client_id, after))
+                    reply.send(encode(Ack(client_id, after)))
                 return after
             game = table.game
             if table.status == "waiting":
@@ -928,7 +928,7 @@ class Hall:
         if entry.client_id is not None:
             table.client_ids[entry.client_id] = (entry.seat, table.version)
             if reply is not None:
-                reply.send(msg.ack(entry.client_id, table.version))
+                reply.send(encode(Ack(entry.client_id, table.version)))
         if self.peers is not None:
             self.peers.bus.publish(table.id, entry_message(self.peers.me, entry, after.is_over))
         self._broadcast(table, since)
@@ -956,13 +956,13 @@ class Hall:
             events = (
                 shared if subscriber.version == since else table.events_json(subscriber.version)
             )
-            subscriber.send(msg.update(version, events, states[subscriber.seat]))
+            subscriber.send(encode(Update(version, events, states[subscriber.seat])))
             subscriber.version = version
         self.stand_ins.announce(table)
 
     def _announce(self, table: LiveTable) -> None:
         self._lobby.clear()  # the lobby is read again (it may list this table)
-        text = msg.table(table.to_api())
+        text = encode(TableShown(table.to_api()))
         for subscriber in self.broadcaster.subscribers(table.id):
             subscriber.send(text)
         self.stand_ins.announce(table)

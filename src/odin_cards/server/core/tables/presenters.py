@@ -15,7 +15,7 @@ from typing import Any
 
 from odin_cards.games import plugin_of
 from odin_cards.plugin import Limits, States
-from odin_cards.server.core.tables.updates import dump
+from odin_cards.server.core.protocol.server import dump
 
 
 def no_limits(setup: Mapping[str, Any]) -> str | None:

@@ -21,8 +21,8 @@ from odin_cards.games import plugin_of, rules_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.features.clocks import Stamp, control_of
 from odin_cards.server.core.ports import LoggedAction, SeatRecord, StoredTable, TableRecord
+from odin_cards.server.core.protocol.server import dump
 from odin_cards.server.core.tables.presenters import presenter_of
-from odin_cards.server.core.tables.updates import dump
 
 MAX_NAME = 24
 
