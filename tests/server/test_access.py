@@ -18,8 +18,8 @@ from odin_cards.server.adapters import Database, open_database
 from odin_cards.server.adapters.memory import MemoryDatabase
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.ports import SeatTaken
-from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
 from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.core.tables.sessions import Session
 from odin_cards.server.settings import Settings
 from storage.data import a_table
 
@@ -211,10 +211,7 @@ class NoBots:
         pass
 
 
-class Listener:
-    seat: int | None = None
-    version = 0
-
+class Texts:
     def __init__(self) -> None:
         self.texts: list[str] = []
 
@@ -228,14 +225,14 @@ class Listener:
 async def test_a_waiting_table_nobody_completes_closes_and_says_so() -> None:
     clock, db = FakeClock(), MemoryDatabase()
     settings = Settings(database_url="memory:", waiting_expiry=3600, expiry_interval=60)
-    hall = Hall(db.store, db.log, NoBots(), MemoryBroadcaster(), clock, settings)
+    hall = Hall(db.store, db.log, NoBots(), clock, settings)
     await hall.start()
     await settle()  # its expiry timer is set
     try:
         table = await hall.create(2, {}, {})
         assert table.to_api()["closes_at"] == (clock.now() + timedelta(hours=1)).isoformat()
-        watcher = Listener()
-        await hall.hello(watcher, table, None, None)
+        watcher = Texts()
+        await hall.hello(Session(watcher), table, None, None)
         await clock.advance(3600 + 60)
         await settle()
         assert db.tables[table.id].status == "expired"

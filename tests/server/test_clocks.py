@@ -15,14 +15,14 @@ import pytest
 from odin_cards.server.adapters.memory import MemoryDatabase
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.features import clocks
-from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
 
 from .fake_clock import FakeClock, settle
+from .listeners import Listener
 from .test_cluster_domain import LEASE, Processes
-from .test_domain import FakeBots, Listener, until
+from .test_domain import FakeBots, until
 
 QUICK = {"kind": "realtime", "move": 10, "reserve": 0, "bonus": 0}
 """A real-time clock of 10 s a move and no reserve."""
@@ -35,14 +35,11 @@ class World:
         self.clock = FakeClock()
         self.db = MemoryDatabase()
         self.bots = FakeBots()
-        self.broadcaster = MemoryBroadcaster()
         self.settings = Settings(database_url="memory:", bot_delay=0)
         self.hall = self.new_hall()
 
     def new_hall(self) -> Hall:
-        return Hall(
-            self.db.store, self.db.log, self.bots, self.broadcaster, self.clock, self.settings
-        )
+        return Hall(self.db.store, self.db.log, self.bots, self.clock, self.settings)
 
     async def table(
         self, clock: dict[str, Any] | None, people: int = 2, bots: dict[int, str] | None = None

@@ -13,13 +13,13 @@ import pytest
 
 from odin_cards.server.adapters.memory import MemoryDatabase, MemoryEventLog
 from odin_cards.server.adapters.memory_cluster import MemoryHub, MemoryLeaseStore
-from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
 from odin_cards.server.core.tables.cluster import HANDOVER_AFTER, REPLICA_IDLE, ClusterPorts
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
 
-from .test_domain import FakeBots, FakeClock, Listener, Store, settle, until
+from .listeners import Listener
+from .test_domain import FakeBots, FakeClock, Store, settle, until
 
 LEASE = 3.0
 
@@ -57,7 +57,6 @@ class Processes:
             Store(self.db),
             MemoryEventLog(self.db, name),
             FakeBots(),
-            MemoryBroadcaster(),
             self.clock,
             self.settings,
             cluster=ClusterPorts(leases, bus, router, LEASE),

@@ -20,13 +20,14 @@ from odin_cards.games import rules_of
 from odin_cards.server.adapters.memory import MemoryDatabase, MemoryEventLog, MemoryTableStore
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.ports import BotRequest, LoggedAction, StoredTable, StoreUnavailable
-from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
 from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.core.tables.sessions import Session
 from odin_cards.server.core.tables.table import LiveTable, hash_token, new_record
 from odin_cards.server.settings import Settings
 from odin_cards.server.transport.connection import ABORT, SLOW_CLIENT, Connection
 
 from .fake_clock import FakeClock as FakeClock  # (test_cluster_domain imports it from here)
+from .listeners import Listener
 
 # ---------------------------------------------------------------- fakes
 
@@ -88,25 +89,6 @@ class FakeBots:
         pass
 
 
-class Listener:
-    """A subscriber that keeps what it is sent (decoded)."""
-
-    def __init__(self) -> None:
-        self.seat: int | None = None
-        self.version = 0
-        self.received: list[dict[str, Any]] = []
-        self.closed: int | None = None
-
-    def send(self, text: str) -> None:
-        self.received.append(json.loads(text))
-
-    def close(self, code: int) -> None:
-        self.closed = code
-
-    def of(self, kind: str) -> list[dict[str, Any]]:
-        return [m for m in self.received if m["type"] == kind]
-
-
 async def settle() -> None:
     """Let every task that can run, run (no time passes)."""
     for _ in range(50):
@@ -130,12 +112,11 @@ class World:
         self.store = Store(self.db)
         self.log = Log(self.db)
         self.bots = FakeBots()
-        self.broadcaster = MemoryBroadcaster()
         self.settings = Settings(database_url="memory:", bot_delay=0, **limits)
         self.hall = self.new_hall()
 
     def new_hall(self) -> Hall:
-        return Hall(self.store, self.log, self.bots, self.broadcaster, self.clock, self.settings)
+        return Hall(self.store, self.log, self.bots, self.clock, self.settings)
 
     async def people_table(self, players: int = 2, **bots: str) -> tuple[LiveTable, list[str]]:
         """A playing table; people at the seats without a bot; their tokens."""
@@ -634,7 +615,8 @@ async def test_a_slow_reader_is_dropped_and_holds_up_nobody() -> None:
     table, tokens = await world.people_table()
     ann, ben = await world.watch(table, tokens[0]), await world.watch(table, tokens[1])
     socket = NeverReads()
-    slow = Connection(socket, world.settings)  # type: ignore[arg-type]
+    connection = Connection(socket, world.settings)  # type: ignore[arg-type]
+    slow = Session(connection)
     await world.hall.hello(slow, table, None, None)
     seen = table.version  # the last version it was sent, as far as its client knows
     for number in range(40):
@@ -642,12 +624,12 @@ async def test_a_slow_reader_is_dropped_and_holds_up_nobody() -> None:
         if seat is None:
             break
         await world.hall.act(table, seat, legal(table), table.version, f"x{number}")
-        assert slow.queued <= 4000
+        assert connection.queued <= 4000
     assert socket.dropped == [SLOW_CLIENT]
     assert ann.version == ben.version == table.version and table.game.action_count >= 20
     world.hall.leave(table, slow)
-    await slow.stop()
-    assert slow not in world.broadcaster.subscribers(table.id)
+    await connection.stop()
+    assert slow not in world.hall.sessions.at(table.id)
     again = Listener()  # it comes back and resumes from the version it had
     await world.hall.hello(again, table, None, seen)
     update = again.of("update")[0]

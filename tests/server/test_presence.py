@@ -7,39 +7,27 @@ The last test runs the real server: a hidden page, seen by the other player and 
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from odin_cards.server.adapters.memory import MemoryDatabase
-from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
 
 from .fake_clock import FakeClock, settle
 from .harness import Server, open_client, sit
+from .listeners import Listener as BaseListener
 
 TWO_PROCESSES = True
 
 GRACE = 10.0
 
 
-class Listener:
-    """A subscriber that keeps what it is sent (decoded)."""
-
-    def __init__(self) -> None:
-        self.seat: int | None = None
-        self.version = 0
-        self.received: list[dict[str, Any]] = []
-
-    def send(self, text: str) -> None:
-        self.received.append(json.loads(text))
-
-    def close(self, code: int) -> None:
-        pass
+class Listener(BaseListener):
+    """A session that keeps what it is sent (decoded)."""
 
     def presences(self) -> list[list[str | None]]:
         return [m["seats"] for m in self.received if m["type"] == "presence"]
@@ -61,9 +49,7 @@ class World:
         self.clock = clock or FakeClock()
         self.db = MemoryDatabase()
         self.settings = Settings(database_url="memory:", bot_delay=0, presence_grace=GRACE)
-        self.hall = Hall(
-            self.db.store, self.db.log, NoBots(), MemoryBroadcaster(), self.clock, self.settings
-        )
+        self.hall = Hall(self.db.store, self.db.log, NoBots(), self.clock, self.settings)
 
     async def table(self, players: int = 3) -> tuple[LiveTable, list[str]]:
         """A waiting table with people at every seat but the last."""

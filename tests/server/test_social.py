@@ -24,7 +24,8 @@ from odin_cards.server.core.features.chat import (
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.core.tables.table import LiveTable
 
-from .test_domain import Listener, World, legal
+from .listeners import Listener
+from .test_domain import World, legal
 
 
 class SocialWorld(World):
@@ -37,7 +38,6 @@ class SocialWorld(World):
             self.store,
             self.log,
             self.bots,
-            self.broadcaster,
             self.clock,
             self.settings,
             social=self.social,

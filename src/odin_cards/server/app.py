@@ -25,7 +25,6 @@ from odin_cards.server.core.features.hints import TableHints
 from odin_cards.server.core.people.accounts import Accounts
 from odin_cards.server.core.people.ratings import Results
 from odin_cards.server.core.ports import Storage, StoreUnavailable
-from odin_cards.server.core.tables.broadcast import MemoryBroadcaster
 from odin_cards.server.core.tables.cluster import ClusterPorts
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.settings import Settings
@@ -132,7 +131,6 @@ def create_app(settings: Settings) -> FastAPI:
                 database.store,
                 database.log,
                 bots,
-                MemoryBroadcaster(),
                 clock,
                 settings,
                 cluster=ports,

@@ -42,7 +42,8 @@ class EdgeStats:
 
 
 class Connection:
-    """A client of one table: a seat (``seat``) or a spectator (``seat is None``)."""
+    """A client of one table: the core's :class:`~..core.ports.Outbox` for it (whom it
+    speaks for is the core's session's), with its rate limits."""
 
     def __init__(
         self,
@@ -52,13 +53,8 @@ class Connection:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.websocket = websocket
-        self.seat: int | None = None
-        self.account: str | None = None
-        """The signed-in account behind this connection (its session cookie), if any:
-        the chat holds back what people it blocked write (``core/features/chat.py``)."""
         self.greeted = False
-        self.version = 0
-        """The last version this connection was sent."""
+        """Whether it said ``hello`` (every other message needs one first)."""
         self._messages = Bucket(settings.rate, float(settings.burst), clock)
         self._hellos = Bucket(
             settings.hellos_per_minute / 60, float(settings.hellos_per_minute), clock

@@ -18,6 +18,7 @@ from odin_cards.server.core.protocol import client
 from odin_cards.server.core.protocol.client import Act, Chat, Hello, Mute, Visibility
 from odin_cards.server.core.protocol.server import PONG, error
 from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.core.tables.sessions import Session
 from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
 from odin_cards.server.transport.auth import COOKIE
@@ -57,7 +58,7 @@ async def endpoint(websocket: WebSocket, table_id: str) -> None:
     try:
         await websocket.accept()
         connection = Connection(websocket, settings, websocket.app.state.edge)
-        connection.account = await _account(websocket)
+        session = Session(connection, await _account(websocket))
         table: LiveTable | None = None
         try:
             try:
@@ -72,10 +73,10 @@ async def endpoint(websocket: WebSocket, table_id: str) -> None:
                     TRY_AGAIN_LATER if later else POLICY_VIOLATION, refusal.code
                 )
                 return
-            await _serve(websocket, connection, hall, table, settings)
+            await _serve(websocket, connection, session, hall, table, settings)
         finally:
             if table is not None:
-                hall.leave(table, connection)
+                hall.leave(table, session)
             await connection.stop()
     finally:
         quotas.close_socket(address)
@@ -96,7 +97,12 @@ async def _account(websocket: WebSocket) -> str | None:
 
 
 async def _serve(
-    websocket: WebSocket, connection: Connection, hall: Hall, table: LiveTable, settings: Settings
+    websocket: WebSocket,
+    connection: Connection,
+    session: Session,
+    hall: Hall,
+    table: LiveTable,
+    settings: Settings,
 ) -> None:
     deadline = asyncio.get_running_loop().time() + settings.hello_timeout
     while True:
@@ -133,13 +139,14 @@ async def _serve(
         try:
             if text is None:
                 raise DomainError("malformed", "messages are JSON text frames")
-            await _handle(connection, hall, table, client.parse(text))
+            await _handle(connection, session, hall, table, client.parse(text))
         except DomainError as refusal:
             connection.send(error(refusal))
 
 
 async def _handle(
     connection: Connection,
+    session: Session,
     hall: Hall,
     table: LiveTable,
     message: client.ClientMessage,
@@ -150,29 +157,25 @@ async def _handle(
         quotas: Quotas = connection.websocket.app.state.quotas
         if not quotas.hello(client_address(connection.websocket.scope)):
             raise DomainError("rate_limited", "too many hellos from your address: wait a minute")
-        await hall.hello(connection, table, message.token, message.version)
+        await hall.hello(session, table, message.token, message.version)
         connection.greeted = True
     elif isinstance(message, Act):
         if not connection.greeted:
             raise DomainError("malformed", "say hello first", message.id)
-        if connection.seat is None:
+        if session.seat is None:
             raise DomainError("not_seated", "spectators cannot play", message.id)
-        await hall.act(
-            table, connection.seat, message.action, message.version, message.id, connection
-        )
+        await hall.act(table, session.seat, message.action, message.version, message.id, session)
     elif isinstance(message, Visibility):
         if not connection.greeted:
             raise DomainError("malformed", "say hello first")
-        hall.presence.visibility(table, connection, message.visible)
+        hall.presence.visibility(table, session, message.visible)
     elif isinstance(message, Chat | Mute):
         if not connection.greeted:
             raise DomainError("malformed", "say hello first")
         if isinstance(message, Mute):
-            hall.chat.mute(connection, message.author, message.muted)
+            hall.chat.mute(session, message.author, message.muted)
             return
         address = client_address(connection.websocket.scope)
-        await hall.chat.say(
-            table, connection, message.text, message.reaction, message.name, address
-        )
+        await hall.chat.say(table, session, message.text, message.reaction, message.name, address)
     else:
         connection.send(PONG)

@@ -29,17 +29,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from odin_cards.server.core.errors import DomainError
-from odin_cards.server.core.ports import (
-    BlockList,
-    ChatLine,
-    SocialStore,
-    StoreUnavailable,
-    Subscriber,
-)
+from odin_cards.server.core.ports import BlockList, ChatLine, SocialStore, StoreUnavailable
 from odin_cards.server.core.protocol.process import chat_line_json
 from odin_cards.server.core.protocol.server import ChatLines, encode
 from odin_cards.server.core.rate import Bucket
 from odin_cards.server.core.tables.cluster import NotOwner
+from odin_cards.server.core.tables.sessions import Session
 from odin_cards.server.core.tables.table import LiveTable, clean_name
 
 if TYPE_CHECKING:
@@ -116,15 +111,13 @@ class TableChat:
         self._lines: dict[str, list[ChatLine]] = {}
         """The latest lines of each table, as this process knows them (up to HISTORY)."""
         self._locks: dict[str, asyncio.Lock] = {}
-        self._connections: weakref.WeakKeyDictionary[Subscriber, Bucket] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._connections: weakref.WeakKeyDictionary[Session, Bucket] = weakref.WeakKeyDictionary()
         self._people: dict[tuple[str, str], Bucket] = {}
-        self._muted: weakref.WeakKeyDictionary[Subscriber, set[str]] = weakref.WeakKeyDictionary()
+        self._muted: weakref.WeakKeyDictionary[Session, set[str]] = weakref.WeakKeyDictionary()
         self.blocks: BlockList | None = None
         """Blocks between accounts (issue #10): a seat whose account blocked a person hears
         nothing of the seats that person holds, live or in the history."""
-        self._blocking: weakref.WeakKeyDictionary[Subscriber, tuple[str, set[str]]] = (
+        self._blocking: weakref.WeakKeyDictionary[Session, tuple[str, set[str]]] = (
             weakref.WeakKeyDictionary()
         )
         """A seat's connection -> (its account, the accounts it blocked)."""
@@ -141,7 +134,7 @@ class TableChat:
     async def say(
         self,
         table: LiveTable,
-        subscriber: Subscriber,
+        session: Session,
         text: str | None,
         reaction: str | None,
         name: str | None,
@@ -158,7 +151,7 @@ class TableChat:
             raise DomainError("bad_chat", f"reactions: {', '.join(REACTIONS)}")
         if table.status not in ("waiting", "playing", "finished"):
             raise DomainError("expired", "this table is closed")
-        seat = subscriber.seat
+        seat = session.seat
         if seat is None:
             author, shown = spectator_key(table, address), clean_name(name) if name else None
         else:
@@ -166,9 +159,9 @@ class TableChat:
                 f"s{seat}",
                 table.seats[seat].name or table.seats[seat].display(table.game_key),
             )
-        allowance = self._connections.get(subscriber)
+        allowance = self._connections.get(session)
         if allowance is None:
-            allowance = self._connections[subscriber] = Bucket(
+            allowance = self._connections[session] = Bucket(
                 CONNECTION_RATE, CONNECTION_BURST, self.hall.clock.monotonic
             )
         if not allowance.take():
@@ -285,7 +278,7 @@ class TableChat:
         self._keep(table.id, line)
         self._deliver(table, [line])
 
-    async def welcome(self, table: LiveTable, subscriber: Subscriber) -> None:
+    async def welcome(self, table: LiveTable, session: Session) -> None:
         """Send a new connection the chat so far (what it may see). A store that cannot be
         read now sends nothing: the game is not held up by its chat."""
         if self.store is None:
@@ -294,24 +287,24 @@ class TableChat:
             lines = await self.lines(table)
         except DomainError:
             return
-        await self._learn_blocks(table, subscriber)
-        seen = [line for line in lines if self._reaches(table, subscriber, line)]
-        subscriber.send(_chat_message(seen, history=True))
+        await self._learn_blocks(table, session)
+        seen = [line for line in lines if self._reaches(table, session, line)]
+        session.send_text(_chat_message(seen, history=True))
 
-    async def _learn_blocks(self, table: LiveTable, subscriber: Subscriber) -> None:
+    async def _learn_blocks(self, table: LiveTable, session: Session) -> None:
         """Whom the connecting seat's account (or a signed-in spectator's) blocked, and
         which seats they hold. A store that cannot be read now filters nothing (the
         page's mute still works)."""
-        signed_in: str | None = getattr(subscriber, "account", None)
-        if self.blocks is None or (subscriber.seat is None and signed_in is None):
+        signed_in = session.account
+        if self.blocks is None or (session.seat is None and signed_in is None):
             return
         try:
             accounts = await self.blocks.seat_accounts(table.id)
             self._accounts[table.id] = accounts
-            me = accounts.get(subscriber.seat) if subscriber.seat is not None else None
+            me = accounts.get(session.seat) if session.seat is not None else None
             me = me or signed_in
             if me is not None:
-                self._blocking[subscriber] = (me, await self.blocks.blocked_ids(me))
+                self._blocking[session] = (me, await self.blocks.blocked_ids(me))
         except StoreUnavailable:
             return
 
@@ -321,11 +314,11 @@ class TableChat:
             if account == blocker:
                 chosen.add(blocked)
 
-    def mute(self, subscriber: Subscriber, author: str, muted: bool) -> None:
-        """Send ``subscriber`` nothing more from ``author`` (or again, with ``muted`` false)."""
+    def mute(self, session: Session, author: str, muted: bool) -> None:
+        """Send ``session`` nothing more from ``author`` (or again, with ``muted`` false)."""
         if not (2 <= len(author) <= 16 and author[0] in "sw" and author[1:].isalnum()):
             raise DomainError("bad_chat", "mute whom? an author key such as s0 or w1a2b3c4d5")
-        chosen = self._muted.setdefault(subscriber, set())
+        chosen = self._muted.setdefault(session, set())
         if muted:
             if len(chosen) >= MAX_MUTED and author not in chosen:
                 raise DomainError("bad_chat", f"at most {MAX_MUTED} people can be muted")
@@ -333,21 +326,21 @@ class TableChat:
         else:
             chosen.discard(author)
 
-    def _reaches(self, table: LiveTable, subscriber: Subscriber, line: ChatLine) -> bool:
-        if line.author in self._muted.get(subscriber, ()):
+    def _reaches(self, table: LiveTable, session: Session, line: ChatLine) -> bool:
+        if line.author in self._muted.get(session, ()):
             return False
-        blocking = self._blocking.get(subscriber)
+        blocking = self._blocking.get(session)
         if blocking is not None and line.seat is not None:
             author = self._accounts.get(table.id, {}).get(line.seat)
             if author is not None and author in blocking[1]:
                 return False
-        return line.seat is not None or subscriber.seat is None or spectators_heard(table)
+        return line.seat is not None or session.seat is None or spectators_heard(table)
 
     def _deliver(self, table: LiveTable, lines: list[ChatLine]) -> None:
-        for subscriber in self.hall.broadcaster.subscribers(table.id):
-            seen = [line for line in lines if self._reaches(table, subscriber, line)]
+        for session in self.hall.sessions.at(table.id):
+            seen = [line for line in lines if self._reaches(table, session, line)]
             if seen:
-                subscriber.send(_chat_message(seen))
+                session.send_text(_chat_message(seen))
 
     def reread(self, table_id: str) -> None:
         """The table's stored lines changed (a deleted account's name, ``core/people/accounts.py``):

@@ -18,8 +18,9 @@ from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from odin_cards.server.core.ports import Broadcaster, Clock, Subscriber
+from odin_cards.server.core.ports import Clock
 from odin_cards.server.core.protocol.server import PresenceShown, encode
+from odin_cards.server.core.tables.sessions import Session, Sessions
 from odin_cards.server.core.tables.table import LiveTable
 
 State = Literal["online", "away", "offline"]
@@ -51,7 +52,7 @@ def _best(states: list[State]) -> State:
 class _Seen:
     """What the owner knows of one table's seats besides its own connections."""
 
-    hidden: set[Subscriber] = field(default_factory=set)
+    hidden: set[Session] = field(default_factory=set)
     """This process's connections whose page is hidden."""
     remote: dict[str, dict[int, State]] = field(default_factory=dict)
     """Other processes' connections: process -> seat -> state."""
@@ -66,13 +67,13 @@ class Presence:
 
     def __init__(
         self,
-        broadcaster: Broadcaster,
+        sessions: Sessions,
         clock: Clock,
         grace: float,
         spawn: Spawn,
         changed: Changed,
     ) -> None:
-        self.broadcaster = broadcaster
+        self.sessions = sessions
         self.clock = clock
         self.grace = grace
         self.spawn = spawn
@@ -94,32 +95,32 @@ class Presence:
         seen = self._tables.get(table.id)
         hidden = seen.hidden if seen is not None else set()
         found: dict[int, list[State]] = {}
-        for subscriber in self.broadcaster.subscribers(table.id):
-            if subscriber.seat is not None:
-                state: State = "away" if subscriber in hidden else "online"
-                found.setdefault(subscriber.seat, []).append(state)
+        for session in self.sessions.at(table.id):
+            if session.seat is not None:
+                state: State = "away" if session in hidden else "online"
+                found.setdefault(session.seat, []).append(state)
         return {seat: _best(states) for seat, states in found.items()}
 
     # ------------------------------------------------------------ changes here
 
-    def joined(self, table: LiveTable, subscriber: Subscriber) -> None:
+    def joined(self, table: LiveTable, session: Session) -> None:
         """A connection said hello (it shows the page until it says otherwise)."""
-        self._seen(table).hidden.discard(subscriber)
+        self._seen(table).hidden.discard(session)
         self.update(table)
 
-    def left(self, table: LiveTable, subscriber: Subscriber) -> None:
+    def left(self, table: LiveTable, session: Session) -> None:
         seen = self._tables.get(table.id)
         if seen is not None:
-            seen.hidden.discard(subscriber)
+            seen.hidden.discard(session)
         self.update(table)
 
-    def visibility(self, table: LiveTable, subscriber: Subscriber, visible: bool) -> None:
+    def visibility(self, table: LiveTable, session: Session, visible: bool) -> None:
         """The connection's page was shown or hidden."""
         hidden = self._seen(table).hidden
         if visible:
-            hidden.discard(subscriber)
+            hidden.discard(session)
         else:
-            hidden.add(subscriber)
+            hidden.add(session)
         self.update(table)
 
     def remote(self, table: LiveTable, process: str, seats: Mapping[int, State]) -> None:
@@ -164,8 +165,8 @@ class Presence:
             return
         table.presence = list(states)
         text = presence_message(table.presence)
-        for subscriber in self.broadcaster.subscribers(table.id):
-            subscriber.send(text)
+        for session in self.sessions.at(table.id):
+            session.send_text(text)
 
     def _seen(self, table: LiveTable) -> _Seen:
         seen = self._tables.get(table.id)

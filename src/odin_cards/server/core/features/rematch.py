@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from odin_cards.games import plugin_of
 from odin_cards.server.core.errors import DomainError
-from odin_cards.server.core.ports import SocialStore, StoreUnavailable, Subscriber
+from odin_cards.server.core.ports import SocialStore, StoreUnavailable
 from odin_cards.server.core.protocol.server import RematchShown, encode
 from odin_cards.server.core.tables.cluster import NotOwner
+from odin_cards.server.core.tables.sessions import Session
 from odin_cards.server.core.tables.table import LiveTable
 
 if TYPE_CHECKING:
@@ -159,8 +160,8 @@ class Rematches:
             return
         shown = rematch_json(table, state)
         text = encode(RematchShown(shown))
-        for subscriber in self.hall.broadcaster.subscribers(table.id):
-            subscriber.send(text)
+        for session in self.hall.sessions.at(table.id):
+            session.send_text(text)
         if self.hall.peers is not None and table.owned:
             self.hall.peers.bus.publish(table.id, {"kind": "rematch", "state": state})
 
@@ -171,7 +172,7 @@ class Rematches:
             self._states[table.id] = state
             self.tell(table)
 
-    async def welcome(self, table: LiveTable, subscriber: Subscriber) -> None:
+    async def welcome(self, table: LiveTable, session: Session) -> None:
         """A new connection to a finished table is sent the rematch so far."""
         if table.status != "finished" or self.store is None:
             return
@@ -181,7 +182,7 @@ class Rematches:
             return
         if state:
             shown = rematch_json(table, state)
-            subscriber.send(encode(RematchShown(shown)))
+            session.send(RematchShown(shown))
 
     def forget(self, table_id: str) -> None:
         self._states.pop(table_id, None)

@@ -32,9 +32,10 @@ from typing import TYPE_CHECKING, Any
 from odin_cards.games import plugin_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.features import clocks
-from odin_cards.server.core.ports import BotRequest, StoreUnavailable, Subscriber
+from odin_cards.server.core.ports import BotRequest, StoreUnavailable
 from odin_cards.server.core.protocol.server import ClockShown, encode
 from odin_cards.server.core.tables.cluster import NotOwner
+from odin_cards.server.core.tables.sessions import Session
 from odin_cards.server.core.tables.table import LiveTable
 
 if TYPE_CHECKING:
@@ -365,16 +366,16 @@ class StandIns:
 
     def announce(self, table: LiveTable) -> None:
         """Send every connection of the table its clock (after each change)."""
-        listeners = self.hall.broadcaster.subscribers(table.id)
+        listeners = self.hall.sessions.at(table.id)
         if not listeners or not _shown(table):
             return
         text = self.message(table)
-        for subscriber in listeners:
-            subscriber.send(text)
+        for session in listeners:
+            session.send_text(text)
 
-    def greet(self, subscriber: Subscriber, table: LiveTable) -> None:
+    def greet(self, session: Session, table: LiveTable) -> None:
         if _shown(table):
-            subscriber.send(self.message(table))
+            session.send_text(self.message(table))
 
 
 def _shown(table: LiveTable) -> bool:

@@ -1,41 +1,28 @@
 """The core's ports apart from storage: connections, bots, the analyst, processes and time.
 
-A WebSocket connection is a :class:`Subscriber` and a :class:`Broadcaster` knows who
-listens to which table; worker processes implement :class:`BotRunner` and
+A WebSocket connection is an :class:`Outbox` (who listens to which table is the core's
+own, ``core/tables/sessions.py``); worker processes implement :class:`BotRunner` and
 :class:`Analyst`; several processes reach each other through a :class:`Router` and a
 :class:`Bus`; the clock is injected so tests control it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 
-class Subscriber(Protocol):
-    """A connection to one table, as the core sees it (a seat or, with ``None``, a
-    spectator). ``send`` never waits: the transport queues and bounds what it holds."""
-
-    seat: int | None
-    version: int
-    """The last version this subscriber was sent."""
+class Outbox(Protocol):
+    """Where one connection's messages go (the transport's WebSocket): ``send`` never
+    waits, the transport queues and bounds what it holds. Whom the connection speaks for
+    and what it was sent are the core's, in its session
+    (:class:`~odin_cards.server.core.tables.sessions.Session`), never on this object."""
 
     def send(self, text: str) -> None: ...
 
     def close(self, code: int) -> None: ...
-
-
-class Broadcaster(Protocol):
-    """Who listens to which table. In one process a dict of sets; across processes (the
-    scale-out issue) an adapter that fans out through Redis."""
-
-    def join(self, table_id: str, subscriber: Subscriber) -> None: ...
-
-    def leave(self, table_id: str, subscriber: Subscriber) -> None: ...
-
-    def subscribers(self, table_id: str) -> Collection[Subscriber]: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from odin_cards.server.core.errors import DomainError
-from odin_cards.server.core.ports import BotRequest, BotRunner, Broadcaster, Clock
+from odin_cards.server.core.ports import BotRequest, BotRunner, Clock
+from odin_cards.server.core.tables.sessions import Sessions
 from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
 
@@ -38,14 +39,14 @@ class BotTurns:
     def __init__(
         self,
         runner: BotRunner,
-        broadcaster: Broadcaster,
+        sessions: Sessions,
         clock: Clock,
         settings: Settings,
         act: Act,
         spawn: Callable[[Coroutine[Any, Any, None]], None],
     ) -> None:
         self.runner = runner
-        self.broadcaster = broadcaster
+        self.sessions = sessions
         self.clock = clock
         self.settings = settings
         self.act = act
@@ -57,7 +58,7 @@ class BotTurns:
     def paused(self, table: LiveTable) -> bool:
         """Bots wait while nobody watches a table of bots only, or while no person has
         been connected to a table of people for longer than ``bot_idle``."""
-        listeners = self.broadcaster.subscribers(table.id)
+        listeners = self.sessions.at(table.id)
         people_elsewhere = any(people for people, _ in table.remote.values())
         if not table.people:
             return not listeners and not any(watchers for _, watchers in table.remote.values())

@@ -46,9 +46,9 @@ from odin_cards.server.core.ports import (
     Router,
     SeatHolder,
     StoreUnavailable,
-    Subscriber,
 )
-from odin_cards.server.core.protocol.server import Ack, encode
+from odin_cards.server.core.protocol.server import Ack
+from odin_cards.server.core.tables.sessions import Session
 from odin_cards.server.core.tables.table import LiveTable
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ class Peers:
         self.owners: dict[str, str] = {}
         """Last known owner process of tables held here as replicas."""
         self.claiming: dict[str, asyncio.Task[bool]] = {}
-        self.awaiting: dict[tuple[str, str], Subscriber] = {}
+        self.awaiting: dict[tuple[str, str], Session] = {}
         """(table, client id) of actions sent to an owner -> the connection to acknowledge."""
         self.leaning: dict[str, tuple[str, float]] = {}
         """Owned tables whose connections are all at one other process -> (that process,
@@ -198,7 +198,7 @@ class Peers:
         """The one other process with every connection at this owned table, if so."""
         if table.status not in ("waiting", "playing"):
             return None
-        if self.hall.broadcaster.subscribers(table.id):
+        if self.hall.sessions.at(table.id):
             return None
         there = [process for process, (_, watchers) in table.remote.items() if watchers]
         return there[0] if len(there) == 1 else None
@@ -377,7 +377,7 @@ class Peers:
     def _drop_idle_replicas(self) -> None:
         now = self.hall.clock.monotonic()
         for table in list(self.hall.tables.values()):
-            if table.owned or self.hall.broadcaster.subscribers(table.id):
+            if table.owned or self.hall.sessions.at(table.id):
                 continue
             if now - table.touched > REPLICA_IDLE:
                 self.hall.drop(table)
@@ -387,7 +387,7 @@ class Peers:
         for table in list(self.hall.tables.values()):
             if table.owned or table.status != "playing" or now - table.heard < REPLICA_CHECK:
                 continue
-            if self.hall.broadcaster.subscribers(table.id):
+            if self.hall.sessions.at(table.id):
                 table.heard = now
                 self.hall._spawn(self._catch_up_quietly(table))
 
@@ -395,7 +395,7 @@ class Peers:
         """Tell the table's owner who is connected to it here (its bots wait for nobody)."""
         if table.owned:
             return
-        listeners = self.hall.broadcaster.subscribers(table.id)
+        listeners = self.hall.sessions.at(table.id)
         people = sum(1 for s in listeners if s.seat is not None)
         seats = {str(seat): state for seat, state in self.hall.presence.local(table).items()}
         self.bus.publish(
@@ -629,7 +629,7 @@ class Peers:
         text: str,
         version: int,
         client_id: str | None,
-        reply: Subscriber | None,
+        reply: Session | None,
     ) -> int | None:
         """An action at a replica: the owner's answer (acknowledged to ``reply``), or
         ``None`` if this process owns the table now."""
@@ -647,7 +647,7 @@ class Peers:
             raise DomainError(str(answer["error"]), str(answer["message"]), client_id)
         after = int(answer["version"])
         if waiting is not None and client_id is not None:
-            waiting.send(encode(Ack(client_id, after)))  # its update has not come yet
+            waiting.send(Ack(client_id, after))  # its update has not come yet
         self.hall._spawn(self.reach(table, int(answer["count"])))
         return after
 
@@ -658,7 +658,7 @@ class Peers:
             return
         reply = self.awaiting.pop((table.id, entry.client_id), None)
         if reply is not None:
-            reply.send(encode(Ack(entry.client_id, table.version)))
+            reply.send(Ack(entry.client_id, table.version))
 
 
 def _created(text: Any, otherwise: datetime) -> datetime:

@@ -5,7 +5,7 @@ log (through the game contract) when it is first needed, so a killed server resu
 table exactly. One asyncio lock per table serializes its changes: an action is checked
 (turn, version, rules), stored in the log under its action number, applied, acknowledged
 and broadcast, in that order. Everything outside memory goes through the ports: the table
-store, the event log, the broadcaster, the bot runner and the clock.
+store, the event log, the bot runner and the clock.
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ from odin_cards.server.core.features.stand_ins import StandIns
 from odin_cards.server.core.people.ratings import rated_setting
 from odin_cards.server.core.ports import (
     BotRunner,
-    Broadcaster,
     Clock,
     CommitUnknown,
     EventLog,
@@ -51,7 +50,6 @@ from odin_cards.server.core.ports import (
     SocialStore,
     StoredTable,
     StoreUnavailable,
-    Subscriber,
     TableRecord,
     TableStore,
 )
@@ -59,6 +57,7 @@ from odin_cards.server.core.protocol.server import Ack, TableShown, Update, Welc
 from odin_cards.server.core.tables.bot_turns import BotTurns
 from odin_cards.server.core.tables.cluster import ClusterPorts, NotOwner, Peers, entry_message
 from odin_cards.server.core.tables.presenters import presenter_of
+from odin_cards.server.core.tables.sessions import Session, Sessions
 from odin_cards.server.core.tables.table import (
     LiveTable,
     ReplayError,
@@ -123,7 +122,6 @@ class Hall:
         store: TableStore,
         events: EventLog,
         bots: BotRunner,
-        broadcaster: Broadcaster,
         clock: Clock,
         settings: Settings,
         cluster: ClusterPorts | None = None,
@@ -133,7 +131,8 @@ class Hall:
         self.store = store
         self.events = events
         self.bots = bots
-        self.broadcaster = broadcaster
+        self.sessions = Sessions()
+        """Who listens to which table here (:mod:`.sessions`)."""
         self.clock = clock
         self.settings = settings
         self.tables: dict[str, LiveTable] = {}
@@ -142,13 +141,13 @@ class Hall:
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         """Tables being loaded from the store, by id."""
         self._tasks: set[asyncio.Task[None]] = set()
-        self.turns = BotTurns(bots, broadcaster, clock, settings, self._bot_act, self._spawn)
+        self.turns = BotTurns(bots, self.sessions, clock, settings, self._bot_act, self._spawn)
         self.metrics: Metrics = metrics or NoMetrics()
         self.peers = Peers(self, cluster) if cluster is not None else None
         self._lobby: dict[str, tuple[float, list[dict[str, Any]]]] = {}
         """Each game's open tables read from the database, and when (several processes)."""
         self.presence = Presence(
-            broadcaster, clock, settings.presence_grace, self._spawn, self._presence_changed
+            self.sessions, clock, settings.presence_grace, self._spawn, self._presence_changed
         )
         self.access = Access(self)
         """Presence of the seats (:mod:`.presence`); the creator's powers (:mod:`.access`)."""
@@ -338,7 +337,7 @@ class Hall:
         for table_id in list(self._finished):
             if excess <= 0:
                 break
-            if self.broadcaster.subscribers(table_id):
+            if self.sessions.at(table_id):
                 continue
             del self._finished[table_id]
             self.drop(self.tables[table_id])
@@ -715,7 +714,7 @@ class Hall:
     # --------------------------------------------------------------- play
 
     async def hello(
-        self, subscriber: Subscriber, table: LiveTable, token: str | None, version: int | None
+        self, session: Session, table: LiveTable, token: str | None, version: int | None
     ) -> None:
         """Subscribe to ``table`` as the token's seat (or a spectator); send its state."""
         async with table.lock:
@@ -724,8 +723,8 @@ class Hall:
                 seat = table.seat_of(token)
                 if seat is None:
                     raise DomainError("unauthorized", "this token holds no seat at this table")
-            subscriber.seat = seat
-            self.broadcaster.join(table.id, subscriber)
+            session.seat = seat
+            self.sessions.join(table.id, session)
             if table.id not in self.tables:  # it left memory since it was looked up
                 self._hold(table)
                 if self.peers is not None:  # and stopped following its owner's log
@@ -734,26 +733,24 @@ class Hall:
                         await self.peers._catch_up(table)
             if seat is not None:
                 table.person_seen = self.clock.monotonic()
-            subscriber.send(encode(Welcome(seat, table.to_api())))
+            session.send(Welcome(seat, table.to_api()))
             resync = version is None or version > table.version
             since = 0 if resync or version is None else version
-            subscriber.send(
-                encode(Update(table.version, table.events_json(since), table.state(seat), resync))
-            )
-            subscriber.version = table.version
-            self.presence.joined(table, subscriber)  # after its welcome: others are told
-            await self.chat.welcome(table, subscriber)
-            await self.rematches.welcome(table, subscriber)
-            self.stand_ins.greet(subscriber, table)
+            session.send(Update(table.version, table.events_json(since), table.state(seat), resync))
+            session.version = table.version
+            self.presence.joined(table, session)  # after its welcome: others are told
+            await self.chat.welcome(table, session)
+            await self.rematches.welcome(table, session)
+            self.stand_ins.greet(session, table)
             self.turns.schedule(table)  # a paused table resumes when someone comes
             if self.peers is not None:
                 self.peers.presence(table)
 
-    def leave(self, table: LiveTable, subscriber: Subscriber) -> None:
-        """``subscriber`` is gone; a table nobody watches stops asking for bot moves."""
-        self.broadcaster.leave(table.id, subscriber)
-        self.presence.left(table, subscriber)
-        if subscriber.seat is not None:
+    def leave(self, table: LiveTable, session: Session) -> None:
+        """``session`` is gone; a table nobody watches stops asking for bot moves."""
+        self.sessions.leave(table.id, session)
+        self.presence.left(table, session)
+        if session.seat is not None:
             table.person_seen = self.clock.monotonic()
         table.touched = self.clock.monotonic()
         if self.peers is not None:
@@ -768,7 +765,7 @@ class Hall:
         text: str,
         version: int,
         client_id: str | None,
-        reply: Subscriber | None = None,
+        reply: Session | None = None,
     ) -> int:
         """Check, store, apply, acknowledge and broadcast one action; the version after it.
 
@@ -802,7 +799,7 @@ class Hall:
         text: str,
         version: int,
         client_id: str | None,
-        reply: Subscriber | None = None,
+        reply: Session | None = None,
         by: str | None = None,
     ) -> int:
         """:meth:`act` in the process that owns the table (:class:`NotOwner` otherwise);
@@ -817,7 +814,7 @@ class Hall:
                 if owner != seat:
                     raise DomainError("malformed", "this id was used by another seat", client_id)
                 if reply is not None:
-                    reply.send(encode(Ack(client_id, after)))
+                    reply.send(Ack(client_id, after))
                 return after
             game = table.game
             if table.status == "waiting":
@@ -886,7 +883,7 @@ class Hall:
             return table.version
 
     async def _settle(
-        self, table: LiveTable, client_id: str | None, reply: Subscriber | None = None
+        self, table: LiveTable, client_id: str | None, reply: Session | None = None
     ) -> None:
         """Settle an action whose commit's outcome is unknown, by reading the log back.
 
@@ -916,7 +913,7 @@ class Hall:
         log.info("table %s: action %d was stored; applied", table.id, entry.number)
 
     def _apply(
-        self, table: LiveTable, entry: LoggedAction, after: Any, reply: Subscriber | None
+        self, table: LiveTable, entry: LoggedAction, after: Any, reply: Session | None
     ) -> None:
         """Make the stored ``entry`` (already applied to ``after``) the table's move:
         acknowledge it to ``reply`` (before its update), broadcast, go on."""
@@ -928,7 +925,7 @@ class Hall:
         if entry.client_id is not None:
             table.client_ids[entry.client_id] = (entry.seat, table.version)
             if reply is not None:
-                reply.send(encode(Ack(entry.client_id, table.version)))
+                reply.send(Ack(entry.client_id, table.version))
         if self.peers is not None:
             self.peers.bus.publish(table.id, entry_message(self.peers.me, entry, after.is_over))
         self._broadcast(table, since)
@@ -942,29 +939,27 @@ class Hall:
         self.turns.schedule(table)
 
     def _broadcast(self, table: LiveTable, since: int) -> None:
-        """Send every subscriber of ``table`` the events after ``since`` and its state."""
-        listeners = self.broadcaster.subscribers(table.id)
+        """Send every session of ``table`` the events after ``since`` and its state."""
+        listeners = self.sessions.at(table.id)
         if not listeners:
             return
         version = table.version
         shared = table.events_json(since)
         make = table.states()
         states: dict[int | None, str] = {}
-        for subscriber in listeners:
-            if subscriber.seat not in states:
-                states[subscriber.seat] = make(subscriber.seat)
-            events = (
-                shared if subscriber.version == since else table.events_json(subscriber.version)
-            )
-            subscriber.send(encode(Update(version, events, states[subscriber.seat])))
-            subscriber.version = version
+        for session in listeners:
+            if session.seat not in states:
+                states[session.seat] = make(session.seat)
+            events = shared if session.version == since else table.events_json(session.version)
+            session.send(Update(version, events, states[session.seat]))
+            session.version = version
         self.stand_ins.announce(table)
 
     def _announce(self, table: LiveTable) -> None:
         self._lobby.clear()  # the lobby is read again (it may list this table)
         text = encode(TableShown(table.to_api()))
-        for subscriber in self.broadcaster.subscribers(table.id):
-            subscriber.send(text)
+        for session in self.sessions.at(table.id):
+            session.send_text(text)
         self.stand_ins.announce(table)
         if self.peers is not None and table.owned:
             self.peers.bus.publish(table.id, _record_message(table))
