@@ -16,7 +16,7 @@ import typer
 
 from odin_cards.cli.admin_reports import reports_command
 from odin_cards.cli.app import CommandError, OdinCommand, OdinGroup
-from odin_cards.cli.database import DatabaseUrl, DataDir, check_database_url
+from odin_cards.cli.database import DatabaseUrl, DataDir, database_url_of
 
 admin = typer.Typer(
     name="admin",
@@ -27,18 +27,6 @@ admin = typer.Typer(
 )
 
 Name = Annotated[str, typer.Argument(help="The account's user name (any case).")]
-
-
-def database_url_of(data_dir: Path, database_url: str | None) -> str:
-    """The database the admin commands act on (the embedded SQLite file by default)."""
-    from odin_cards.server.settings import sqlite_url
-
-    if database_url is None:
-        if not (data_dir / "odin.sqlite3").is_file():
-            raise CommandError(f"no database in {data_dir} (odin serve creates odin.sqlite3)")
-        return sqlite_url(data_dir)
-    check_database_url(database_url)
-    return database_url
 
 
 async def set_ban(url: str, name: str, banned: bool) -> str:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from odin_cards.cli.app import CommandError
-from odin_cards.cli.database import DatabaseUrl, DataDir
+from odin_cards.cli.database import DatabaseUrl, DataDir, database_url_of
 
 Limit = Annotated[
     int, typer.Option("--limit", min=1, max=10_000, help="How many reports, newest first.")
@@ -60,8 +60,6 @@ def reports_command(
     from rich import box
     from rich.console import Console
     from rich.table import Table
-
-    from odin_cards.cli.admin import database_url_of
 
     found = asyncio.run(list_reports(database_url_of(data_dir, database_url), limit))
     console = Console()

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from odin_cards.cli.app import CommandError
+
 DataDir = Annotated[
     Path, typer.Option("--data-dir", help="Where the embedded SQLite database lives.")
 ]
@@ -20,6 +22,18 @@ DatabaseUrl = Annotated[
         "environment, a password in it stays out of the process list.",
     ),
 ]
+
+
+def database_url_of(data_dir: Path, database_url: str | None) -> str:
+    """The database the admin commands act on (the embedded SQLite file by default)."""
+    from odin_cards.server.settings import sqlite_url
+
+    if database_url is None:
+        if not (data_dir / "odin.sqlite3").is_file():
+            raise CommandError(f"no database in {data_dir} (odin serve creates odin.sqlite3)")
+        return sqlite_url(data_dir)
+    check_database_url(database_url)
+    return database_url
 
 
 def check_database_url(url: str) -> None:
