@@ -298,7 +298,7 @@ async def test_two_processes_firing_the_same_timeout_move_once(world: World) -> 
     stored = await world.db.store.load(table.id)
     assert stored is not None
     stale = LiveTable.replay(stored)
-    other._hold(stale)
+    other.directory.hold(stale)
     other.stand_ins.schedule(stale)
     await world.clock.advance(10.5)
     await settle()
@@ -346,7 +346,7 @@ async def test_a_new_owner_keeps_the_clock_of_a_dead_one() -> None:
         await processes.a.stop()
         for _ in range(6):
             await processes.clock.advance(LEASE / 3)
-        await until(lambda: replica.owned)
+        await until(lambda: processes.b.owns(replica))
         assert processes.db.logs[owned.id] == []
         await processes.clock.advance(10 - processes.clock.seconds - 0.5)
         assert processes.db.logs[owned.id] == []  # the deadline is the dead owner's

@@ -13,8 +13,9 @@ import pytest
 
 from odin_cards.server.adapters.memory import MemoryDatabase, MemoryEventLog
 from odin_cards.server.adapters.memory_cluster import MemoryHub, MemoryLeaseStore
-from odin_cards.server.core.tables.cluster import HANDOVER_AFTER, REPLICA_IDLE, ClusterPorts
+from odin_cards.server.core.tables.cluster import HANDOVER_AFTER, ClusteredOwnership, ClusterPorts
 from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.core.tables.replicas import REPLICA_IDLE
 from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
 
@@ -88,6 +89,12 @@ async def processes() -> AsyncIterator[Processes]:
         await hall.stop()
 
 
+def cluster_of(hall: Hall) -> ClusteredOwnership:
+    """The clustered ownership of a process of these tests."""
+    assert isinstance(hall.ownership, ClusteredOwnership)
+    return hall.ownership
+
+
 def first_legal(table: LiveTable) -> str:
     return table.game.legal_actions()[0].text
 
@@ -103,7 +110,7 @@ async def two_people(processes: Processes) -> tuple[LiveTable, LiveTable, list[s
 
 async def test_an_action_at_a_replica_is_applied_once_by_the_owner(processes: Processes) -> None:
     owned, replica, tokens = await two_people(processes)
-    assert owned.owned and not replica.owned
+    assert processes.a.owns(owned) and not processes.b.owns(replica)
     assert mine_count(processes, owned.id) == 0
     at_a = await processes.watch(processes.a, owned.id, tokens[1])
     at_b = await processes.watch(processes.b, owned.id, tokens[0])
@@ -151,10 +158,10 @@ async def test_a_dead_owners_tables_are_taken_over_within_the_lease(
     processes.hub.kill("a")  # kill -9: no more heartbeats, messages or answers
     await processes.a.stop()
     await processes.clock.advance(LEASE / 3)
-    assert not replica.owned  # a's heartbeat is still valid
+    assert not processes.b.owns(replica)  # a's heartbeat is still valid
     for _ in range(4):
         await processes.clock.advance(LEASE / 3)
-    await until(lambda: replica.owned)
+    await until(lambda: processes.b.owns(replica))
     assert "taken-over" in processes.metrics["b"].leases
     action = first_legal(replica)
     listener = await processes.watch(processes.b, owned.id, tokens[0])
@@ -170,14 +177,13 @@ async def test_an_owner_whose_lease_moved_on_is_refused_and_steps_down(
     # a has not noticed yet.
     processes.db.heartbeats["a"] = -1.0
     processes.hub.buses["a"].unfollow(owned.id)  # (paused: a hears nothing meanwhile)
-    assert processes.b.peers is not None
-    assert await processes.b.peers.claim(owned.id)
+    assert await cluster_of(processes.b).claim(owned.id)
     await processes.hub.buses["a"].follow(owned.id)
-    assert owned.owned and replica.owned
+    assert processes.a.owns(owned) and processes.b.owns(replica)
     listener = await processes.watch(processes.a, owned.id, tokens[0])
     after = await processes.a.act(owned, 0, first_legal(owned), owned.version, "late", listener)
     # a's write was refused (fenced): it stepped down and sent the action to b instead.
-    assert not owned.owned
+    assert not processes.a.owns(owned)
     assert "fenced" in processes.metrics["a"].leases
     assert listener.of("ack")[-1] == {"type": "ack", "id": "late", "version": after}
     assert [a.client_id for a in processes.db.logs[owned.id]] == ["late"]
@@ -217,8 +223,7 @@ async def test_a_seat_whose_answer_was_lost_while_the_table_moved_here_is_the_as
     replica = await processes.b.get(owned.id)
     router = processes.hub.routers["b"]
     ask = router.request
-    owner = processes.a.peers
-    assert owner is not None
+    owner = cluster_of(processes.a)
 
     async def answered_then_moved(
         process: str, message: dict[str, object], timeout: float
@@ -229,7 +234,7 @@ async def test_a_seat_whose_answer_was_lost_while_the_table_moved_here_is_the_as
 
     router.request = answered_then_moved  # type: ignore[method-assign]
     token = await processes.b.take_seat(replica, 0, "Ann")
-    assert replica.owned and replica.seats[0].name == "Ann"
+    assert processes.b.owns(replica) and replica.seats[0].name == "Ann"
     listener = await processes.watch(processes.b, owned.id, token)
     assert listener.of("welcome")[0]["seat"] == 0
 
@@ -297,9 +302,9 @@ async def test_a_table_whose_connections_are_all_elsewhere_moves_there(
     listeners = [await processes.watch(processes.b, owned.id, token) for token in tokens]
     _, token_before = processes.db.leases[owned.id]
     await tick(processes, 1.0)
-    assert owned.owned  # not at once: it must have held for a while
+    assert processes.a.owns(owned)  # not at once: it must have held for a while
     await tick(processes, HANDOVER_AFTER + 2.0)
-    await until(lambda: replica.owned and not owned.owned)
+    await until(lambda: processes.b.owns(replica) and not processes.a.owns(owned))
     assert processes.db.leases[owned.id] == ("b", token_before + 1)  # the fence moved on
     assert "released" in processes.metrics["a"].leases
     # a no longer spends anything on the table: no replica, no subscription.
@@ -322,13 +327,13 @@ async def test_a_table_with_connections_at_both_processes_stays(processes: Proce
     at_a = await processes.watch(processes.a, owned.id, tokens[0])
     await processes.watch(processes.b, owned.id, tokens[1])
     await tick(processes, 10.0)
-    assert owned.owned and not replica.owned
+    assert processes.a.owns(owned) and not processes.b.owns(replica)
     # Its one connection at a drops for a moment and comes back: still nothing moves.
     processes.a.leave(owned, at_a)
     await tick(processes, 1.0)
     await processes.watch(processes.a, owned.id, tokens[0])
     await tick(processes, 10.0)
-    assert owned.owned and not replica.owned
+    assert processes.a.owns(owned) and not processes.b.owns(replica)
     assert processes.metrics["a"].leases == ["acquired"]
     assert processes.metrics["b"].leases == []
 
@@ -338,14 +343,14 @@ async def test_an_action_during_a_hand_over_is_applied_once(processes: Processes
     listeners = [await processes.watch(processes.b, owned.id, token) for token in tokens]
     # The first action is being stored at a (the owner) when a decides to hand over.
     stored, release_store = asyncio.Event(), asyncio.Event()
-    append = processes.a.events.append
+    append = processes.a.pipeline.events.append
 
     async def slow_append(*args: Any) -> None:
         stored.set()
         await release_store.wait()
         await append(*args)
 
-    processes.a.events.append = slow_append  # type: ignore[method-assign,assignment]
+    processes.a.pipeline.events.append = slow_append  # type: ignore[method-assign,assignment]
     seat = replica.game.current_player
     assert seat is not None
     first = asyncio.ensure_future(
@@ -355,9 +360,9 @@ async def test_an_action_during_a_hand_over_is_applied_once(processes: Processes
     )
     await asyncio.wait_for(stored.wait(), 5)
     await tick(processes, HANDOVER_AFTER + 2.0)  # the hand-over waits for the action
-    assert owned.owned
+    assert processes.a.owns(owned)
     # a second action comes while the lease is being released.
-    leases = processes.a.peers.leases  # type: ignore[union-attr]
+    leases = cluster_of(processes.a).leases
     release = leases.release
     releasing, release_lease = asyncio.Event(), asyncio.Event()
 
@@ -379,7 +384,7 @@ async def test_an_action_during_a_hand_over_is_applied_once(processes: Processes
     await settle()
     release_lease.set()
     after_second = await asyncio.wait_for(second, 5)
-    assert replica.owned and not owned.owned
+    assert processes.b.owns(replica) and not processes.a.owns(owned)
     assert [a.client_id for a in processes.db.logs[owned.id]] == ["first", "second"]
     assert processes.metrics["a"].actions == 1 and processes.metrics["b"].actions == 1
     acks = [m for listener in listeners for m in listener.of("ack")]
@@ -410,7 +415,7 @@ async def test_a_graceful_stop_does_not_bring_the_heartbeat_back(processes: Proc
     heartbeat thread is joined, then the process's row deleted) must not renew it: that
     registered the stopping process again, warned "heartbeat had expired" and counted a
     lost lease (seen in a rolling restart of docs/deploy.md's commands)."""
-    leases = processes.a.peers.leases  # type: ignore[union-attr]
+    leases = cluster_of(processes.a).leases
     stop = leases.stop
     ended, go_on = asyncio.Event(), asyncio.Event()
 

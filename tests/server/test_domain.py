@@ -588,7 +588,7 @@ async def test_a_restart_resumes_a_table_exactly(world: World) -> None:
     await hall.start()
     again = hall.tables[table.id]
     assert again.version == table.version and again.actions == table.actions
-    assert again.client_ids == table.client_ids
+    assert again.log.client_ids == table.log.client_ids
     assert again.state(0) == table.state(0) and again.events == table.events
     await hall.stop()
 

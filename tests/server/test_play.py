@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from odin_cards.odin.rules import GameRecord
 from odin_cards.server.adapters import sql_schema as db
+from odin_cards.server.core.tables.cluster import ClusteredOwnership
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.settings import Settings
 
@@ -66,13 +67,13 @@ async def test_the_record_is_there_as_soon_as_the_players_saw_the_game_end(
         table = await new_table(http, 2, target=10)
         tokens = [await sit(http, table["id"], 0, "Ada"), await sit(http, table["id"], 1, "Bo")]
         clients = [await open_client(server, table["id"], t) for t in tokens]
-        if hall.peers is not None:
+        if isinstance(hall.ownership, ClusteredOwnership):
             replica = hall.tables[table["id"]]
             deadline = asyncio.get_running_loop().time() + 20
-            while replica.owned:  # the handover to the process that has every connection
+            while hall.owns(replica):  # the handover to the process that has every connection
                 assert asyncio.get_running_loop().time() < deadline, "never handed over"
                 await asyncio.sleep(0.05)
-            _deafen(hall.peers.bus)
+            _deafen(hall.ownership.replicas.bus)
         sent = await play_out(clients, random.Random(2))
         answer = await http.get(f"/api/tables/{table['id']}/record")
         assert answer.status_code == 200, answer.text

@@ -166,7 +166,11 @@ async def test_presence_is_in_the_tables_view_and_the_lobby(world: World) -> Non
     world.hall.presence.visibility(table, ann, visible=False)
     [listed] = world.hall.open_tables()
     assert [s.get("presence") for s in listed["seats"]] == ["away", "offline", None]
-    assert [s.get("presence") for s in table.to_api()["seats"]] == ["away", "offline", None]
+    assert [s.get("presence") for s in world.hall.view(table)["seats"]] == [
+        "away",
+        "offline",
+        None,
+    ]
     assert ann.received[-1]["type"] == "presence"
 
 

@@ -218,7 +218,7 @@ def _played(stand_in_at: int | None = None, rated: bool = True) -> LiveTable:
         assert seat is not None
         action = rng.choice(table.game.legal_actions()).text
         by = "stand-in" if number == stand_in_at and seat == 0 else None
-        table.record_action(LoggedAction(number, seat, action, None, NOW, by))
+        table.log.record(LoggedAction(number, seat, action, None, NOW, by))
     table.status = "finished"
     return table
 

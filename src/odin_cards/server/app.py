@@ -72,9 +72,7 @@ class ServerProbes:
 
     def leases_held(self) -> int:
         hall = self._hall()
-        if hall is None or hall.peers is None:
-            return 0
-        return sum(1 for t in hall.tables.values() if t.owned)
+        return 0 if hall is None else hall.leases_held()
 
     def tables_by_state(self) -> dict[str, int]:
         hall = self._hall()
@@ -139,7 +137,7 @@ def create_app(settings: Settings) -> FastAPI:
             )
             app.state.hall = hall
             app.state.accounts = Accounts(database.accounts, clock, settings)
-            results = Results(database.ratings, hall.get, clock, hall._spawn)
+            results = Results(database.ratings, hall.get, clock, hall.spawn)
             hall.on_finished.append(results.finished)  # ratings and profiles' results
             app.state.results = results
             app.state.profiles = database.profiles
@@ -155,7 +153,7 @@ def create_app(settings: Settings) -> FastAPI:
             stack.push_async_callback(hall.hand_over)  # runs first: leases go at once
             stack.callback(drain, app)
             await hall.start()
-            hall._spawn(results.run())  # finished tables left unsettled, then every 5 min
+            hall.spawn(results.run())  # finished tables left unsettled, then every 5 min
             # Everything loaded so far (modules, resumed tables) lives as long as the server:
             # keep it out of the garbage collector's scans. A collection stalls every table,
             # for as long as it scans: young objects are collected in steps of 5,000 (a few
@@ -201,7 +199,7 @@ def begin_drain(app: FastAPI) -> None:
     processes, every table is handed over now, while connections are being closed."""
     drain(app)
     hall: Hall | None = getattr(app.state, "hall", None)
-    if hall is not None and hall.peers is not None:
+    if hall is not None:
         # Called from a signal handler: start the hand-over from the event loop itself.
         loop = asyncio.get_running_loop()
-        loop.call_soon_threadsafe(lambda: hall._spawn(hall.hand_over()))
+        loop.call_soon_threadsafe(lambda: hall.spawn(hall.hand_over()))

@@ -177,7 +177,7 @@ async def tables(
             if error.code == "unavailable":
                 raise
             continue
-        listed.append({"table": table.to_api(), "seat": held.seat})
+        listed.append({"table": hall.view(table), "seat": held.seat})
     return {"tables": listed}
 
 
@@ -195,5 +195,5 @@ async def claim_seat(
     _seat_write(request, account)
     hall = _hall(request)
     table = await hall.get(table_id)
-    token = await accounts_of(request).claim_seat(account, table, seat, hall)
+    token = await accounts_of(request).claim_seat(account, hall, table, seat)
     return {"table": table.id, "seat": seat, "token": token}

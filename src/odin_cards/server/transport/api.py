@@ -209,7 +209,7 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
         chosen["rated"] = True
     creator, creator_hash = new_creator_token()
     table = await hall.create(body.players, bots, body.options, client, game, chosen, creator_hash)
-    return {"table": table.to_api(), "creator": creator}
+    return {"table": hall.view(table), "creator": creator}
 
 
 @router.get("/tables")
@@ -229,7 +229,7 @@ async def my_tables(request: Request, body: Tokens) -> dict[str, Any]:
 
 @router.get("/tables/{table_id}")
 async def get_table(request: Request, table_id: str) -> dict[str, Any]:
-    return {"table": (await _table(request, table_id)).to_api()}
+    return {"table": _hall(request).view(await _table(request, table_id))}
 
 
 @router.post("/tables/{table_id}/seats/{seat}")
@@ -265,7 +265,7 @@ async def cancel(request: Request, table_id: str, body: Creator) -> dict[str, An
     """The creator cancels a waiting table (``core/features/access.py``)."""
     table = await _table(request, table_id)
     await _hall(request).access.cancel(table, body.creator)
-    return {"table": table.to_api()}
+    return {"table": _hall(request).view(table)}
 
 
 @router.post("/tables/{table_id}/seats/{seat}/lock")
@@ -273,7 +273,7 @@ async def lock_seat(request: Request, table_id: str, seat: int, body: SeatLock) 
     """The creator locks a free seat (``locked: true``) or frees it (``false``)."""
     table = await _table(request, table_id)
     await _hall(request).access.lock(table, seat, body.locked, body.creator)
-    return {"table": table.to_api()}
+    return {"table": _hall(request).view(table)}
 
 
 @router.post("/tables/{table_id}/leave")
@@ -281,7 +281,7 @@ async def leave(request: Request, table_id: str, body: SeatToken) -> dict[str, A
     """The token's person leaves a running game: a bot plays the seat ("bot for <name>")."""
     table = await _table(request, table_id)
     await _hall(request).stand_ins.leave(table, body.token)
-    return {"table": table.to_api()}
+    return {"table": _hall(request).view(table)}
 
 
 @router.post("/tables/{table_id}/take-back")
@@ -289,7 +289,7 @@ async def take_back(request: Request, table_id: str, body: SeatToken) -> dict[st
     """The token's person takes their seat back from the bot playing it."""
     table = await _table(request, table_id)
     await _hall(request).stand_ins.take_back(table, body.token)
-    return {"table": table.to_api()}
+    return {"table": _hall(request).view(table)}
 
 
 @router.post("/tables/{table_id}/vote")
@@ -297,7 +297,7 @@ async def vote(request: Request, table_id: str, body: Vote) -> dict[str, Any]:
     """A player votes to hand an absent player's seat to a bot (tables without a clock)."""
     table = await _table(request, table_id)
     await _hall(request).stand_ins.vote(table, body.token, body.seat)
-    return {"table": table.to_api()}
+    return {"table": _hall(request).view(table)}
 
 
 @router.get("/tables/{table_id}/record")

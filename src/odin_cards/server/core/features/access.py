@@ -5,25 +5,49 @@ leads to it (``settings["visibility"]``). Whoever creates a table gets a *creato
 (only its hash is stored) with which, while the table waits for players, they may cancel
 it (nobody can sit any more; its page says so) or lock a free seat (nobody may take it)
 and free it again. A waiting table nobody completes closes by itself after
-``waiting_expiry`` (the hall's expiry); its API view says when (``closes_at``).
+``waiting_expiry`` (the directory's expiry); its API view says when (``closes_at``).
 
-Changes happen on the table's owner: a replica routes them (ops ``cancel`` and ``lock``)
-with the token's hash, never the token.
+Changes happen on the table's owner (the commands ``Cancel`` and ``Lock``, carried to it
+by the ownership object with the token's hash, never the token).
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, Protocol
 
 from odin_cards.server.core.errors import DomainError
-from odin_cards.server.core.ports import SeatTaken
-from odin_cards.server.core.tables.cluster import NotOwner
+from odin_cards.server.core.ports import SeatTaken, StoredTable, TableStore
+from odin_cards.server.core.protocol.process import Answer, Cancel, Command, Done, Lock
+from odin_cards.server.core.tables.ownership import Commands, NotOwner
 from odin_cards.server.core.tables.table import LiveTable, hash_token
 
-if TYPE_CHECKING:
-    from odin_cards.server.core.tables.hall import Hall
+
+class AccessContext(Protocol):
+    """What the creator's powers need of the core: the table store's writes (settled by
+    reading back), telling a table's change, dropping a cancelled table, the owner."""
+
+    store: TableStore
+
+    @property
+    def commands(self) -> Commands: ...
+
+    def owns(self, table: LiveTable) -> bool: ...
+
+    async def execute(self, table: LiveTable, command: Command) -> Answer: ...
+
+    async def write(
+        self,
+        write: Coroutine[Any, Any, None],
+        table_id: str,
+        holds: Callable[[StoredTable], bool],
+    ) -> None: ...
+
+    def announce(self, table: LiveTable) -> None: ...
+
+    def drop(self, table: LiveTable) -> None: ...
+
 
 VISIBILITIES = ("public", "private")
 """``settings["visibility"]``: listed in the lobby, or reached by its invite link only."""
@@ -53,15 +77,13 @@ def _is_creator(table: LiveTable, digest: str) -> bool:
     return table.creator_hash is not None and secrets.compare_digest(table.creator_hash, digest)
 
 
-def _refusal(answer: Mapping[str, Any]) -> DomainError:
-    return DomainError(str(answer["error"]), str(answer["message"]))
-
-
 class Access:
-    """The creator's powers over a waiting table; the hall's partner, like its peers."""
+    """The creator's powers over a waiting table (commands ``Cancel`` and ``Lock``)."""
 
-    def __init__(self, hall: Hall) -> None:
-        self.hall = hall
+    def __init__(self, context: AccessContext) -> None:
+        self.context = context
+        context.commands.on(Cancel, self._cancel)
+        context.commands.on(Lock, self._lock)
 
     # ------------------------------------------------------------ cancel
 
@@ -74,39 +96,30 @@ class Access:
             if table.status == "expired":
                 check_open(table)
             return  # a second try of a cancel whose answer was lost
-        peers = self.hall.peers
-        if peers is not None and not table.owned:
-            answer = await peers.route(table, {"op": "cancel", "hash": digest})
-            if answer is not None:
-                if "error" in answer:
-                    raise _refusal(answer)
-                table.status = "cancelled"  # the owner's fan-out says so too
-                return
-        try:
-            await self.cancel_here(table, digest)
-        except NotOwner:
-            raise DomainError("unavailable", "the table is changing hands; try again") from None
+        await self.context.execute(table, Cancel(digest))
+        table.status = "cancelled"  # (a replica: before its owner's fan-out says so too)
 
-    async def cancel_here(self, table: LiveTable, digest: str) -> None:
-        """:meth:`cancel` on the table's owner (``digest``: the token's hash)."""
-        hall = self.hall
+    async def _cancel(self, table: LiveTable, command: Cancel) -> Answer:
+        """:meth:`cancel` on the table's owner (``command.hash``: the token's hash)."""
+        context = self.context
         async with table.lock:
-            if not table.owned:
+            if not context.owns(table):
                 raise NotOwner(table.id)
-            if not _is_creator(table, digest):
+            if not _is_creator(table, command.hash):
                 raise DomainError("unauthorized", "only the table's creator can cancel it")
             if table.status == "cancelled":
-                return  # a second try of a cancel whose answer was lost
+                return Done()  # a second try of a cancel whose answer was lost
             if table.status != "waiting":
                 raise DomainError("started", "the game has started: it can no longer be cancelled")
-            await hall._write(
-                hall.store.set_status(table.id, "cancelled"),
+            await context.write(
+                context.store.set_status(table.id, "cancelled"),
                 table.id,
                 lambda stored: stored.table.status == "cancelled",
             )
             table.status = "cancelled"
-            hall._announce(table)
-            hall.drop(table)
+            context.announce(table)
+            context.drop(table)
+        return Done()
 
     # ------------------------------------------------------------ lock / free
 
@@ -115,30 +128,18 @@ class Access:
         if not 0 <= seat < table.players:
             raise DomainError("no_seat", f"this table has seats 0 to {table.players - 1}")
         check_open(table)
-        digest = hash_token(token)
-        peers = self.hall.peers
-        if peers is not None and not table.owned:
-            request = {"op": "lock", "seat": seat, "locked": locked, "hash": digest}
-            answer = await peers.route(table, request)
-            if answer is not None:
-                if "error" in answer:
-                    raise _refusal(answer)
-                table.seats[seat].locked = locked  # the owner's fan-out says so too
-                return
-        try:
-            await self.lock_here(table, seat, locked, digest)
-        except NotOwner:
-            raise DomainError("unavailable", "the table is changing hands; try again") from None
+        await self.context.execute(table, Lock(seat, locked, hash_token(token)))
+        table.seats[seat].locked = locked  # (a replica: before its owner's fan-out)
 
-    async def lock_here(self, table: LiveTable, seat: int, locked: bool, digest: str) -> None:
+    async def _lock(self, table: LiveTable, command: Lock) -> Answer:
         """:meth:`lock` on the table's owner."""
-        hall = self.hall
+        context, seat, locked = self.context, command.seat, command.locked
         async with table.lock:
-            if not table.owned:
+            if not context.owns(table):
                 raise NotOwner(table.id)
             if not 0 <= seat < table.players:
                 raise DomainError("no_seat", f"this table has seats 0 to {table.players - 1}")
-            if not _is_creator(table, digest):
+            if not _is_creator(table, command.hash):
                 raise DomainError("unauthorized", "only the table's creator can lock seats")
             if table.status != "waiting":
                 raise DomainError("started", "seats can be locked only while the table waits")
@@ -146,17 +147,18 @@ class Access:
             if place.taken:
                 raise DomainError("taken", f"seat {seat} is taken")
             if place.locked == locked:
-                return
+                return Done()
             try:
-                await hall._write(
-                    hall.store.lock_seat(table.id, seat, locked),
+                await context.write(
+                    context.store.lock_seat(table.id, seat, locked),
                     table.id,
                     lambda stored: stored.table.seats[seat].locked == locked,
                 )
             except SeatTaken:
                 raise DomainError("taken", f"seat {seat} is taken") from None
             place.locked = locked
-            hall._announce(table)
+            context.announce(table)
+        return Done()
 
 
 def check_open(table: LiveTable) -> None:

@@ -26,19 +26,30 @@ import hmac
 import unicodedata
 import weakref
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from odin_cards.server.core.errors import DomainError
-from odin_cards.server.core.ports import BlockList, ChatLine, SocialStore, StoreUnavailable
-from odin_cards.server.core.protocol.process import chat_line_json
+from odin_cards.server.core.ports import (
+    BlockList,
+    ChatLine,
+    Clock,
+    SocialStore,
+    StoreUnavailable,
+)
+from odin_cards.server.core.protocol.process import (
+    Answer,
+    BusMessage,
+    ChatSaid,
+    Command,
+    Done,
+    Say,
+    chat_line_json,
+)
 from odin_cards.server.core.protocol.server import ChatLines, encode
 from odin_cards.server.core.rate import Bucket
-from odin_cards.server.core.tables.cluster import NotOwner
+from odin_cards.server.core.tables.ownership import Commands, Listeners, NotOwner
 from odin_cards.server.core.tables.sessions import Session
 from odin_cards.server.core.tables.table import LiveTable, clean_name
-
-if TYPE_CHECKING:
-    from odin_cards.server.core.tables.hall import Hall
 
 MAX_TEXT = 200
 """Characters a line may have (after white space is collapsed)."""
@@ -102,12 +113,35 @@ def spectator_key(table: LiveTable, address: str | None) -> str:
     return "w" + digest[:10]
 
 
-class TableChat:
-    """The chat of every table this process holds (the hall's partner)."""
+class ChatContext(Protocol):
+    """What the chat needs of the core: time, the owner, telling the other processes,
+    and the sessions at a table."""
 
-    def __init__(self, hall: Hall, store: SocialStore | None) -> None:
-        self.hall = hall
+    clock: Clock
+
+    @property
+    def commands(self) -> Commands: ...
+
+    @property
+    def listeners(self) -> Listeners: ...
+
+    def owns(self, table: LiveTable) -> bool: ...
+
+    async def execute(self, table: LiveTable, command: Command) -> Answer: ...
+
+    def publish(self, table: LiveTable, message: BusMessage) -> None: ...
+
+    def sessions_at(self, table: LiveTable) -> tuple[Session, ...]: ...
+
+
+class TableChat:
+    """The chat of every table this process holds (the command ``Say``)."""
+
+    def __init__(self, context: ChatContext, store: SocialStore | None) -> None:
+        self.context = context
         self.store = store
+        context.commands.on(Say, self._say)
+        context.listeners.on(ChatSaid, self._heard)
         self._lines: dict[str, list[ChatLine]] = {}
         """The latest lines of each table, as this process knows them (up to HISTORY)."""
         self._locks: dict[str, asyncio.Lock] = {}
@@ -162,30 +196,17 @@ class TableChat:
         allowance = self._connections.get(session)
         if allowance is None:
             allowance = self._connections[session] = Bucket(
-                CONNECTION_RATE, CONNECTION_BURST, self.hall.clock.monotonic
+                CONNECTION_RATE, CONNECTION_BURST, self.context.clock.monotonic
             )
         if not allowance.take():
             raise DomainError("rate_limited", "you write too fast: wait a few seconds")
-        request = {
-            "op": "chat",
-            "author": author,
-            "name": shown,
-            "seat": seat,
-            "text": text,
-            "reaction": reaction,
-        }
-        peers = self.hall.peers
-        while peers is not None and not table.owned:
-            answer = await peers.route(table, request)
-            if answer is None:
-                break  # this process owns the table now
-            if "error" in answer:
-                raise DomainError(str(answer["error"]), str(answer["message"]))
-            return
-        try:
-            await self.say_here(table, author, shown, seat, text, reaction)
-        except NotOwner:
-            raise DomainError("unavailable", "the table is changing hands; try again") from None
+        await self.context.execute(table, Say(author, shown, seat, text, reaction))
+
+    async def _say(self, table: LiveTable, command: Say) -> Answer:
+        await self.say_here(
+            table, command.author, command.name, command.seat, command.text, command.reaction
+        )
+        return Done()
 
     async def say_here(
         self,
@@ -200,13 +221,13 @@ class TableChat:
         store = self._store()
         lock = self._locks.setdefault(table.id, asyncio.Lock())
         async with lock:
-            if not table.owned:
+            if not self.context.owns(table):
                 raise NotOwner(table.id)
             key = (table.id, author)
             allowance = self._people.get(key)
             if allowance is None:
                 allowance = self._people[key] = Bucket(
-                    PERSON_RATE, PERSON_BURST, self.hall.clock.monotonic
+                    PERSON_RATE, PERSON_BURST, self.context.clock.monotonic
                 )
             if not allowance.take():
                 raise DomainError("rate_limited", "you write too fast: wait a few seconds")
@@ -222,7 +243,7 @@ class TableChat:
                 text,
                 reaction,
                 table.game.action_count,
-                self.hall.clock.now(),
+                self.context.clock.now(),
             )
             try:
                 await store.add_chat(table.id, line)
@@ -231,9 +252,7 @@ class TableChat:
                 raise DomainError("unavailable", "the chat cannot be stored now") from None
             self._keep(table.id, line)
             self._deliver(table, [line])
-            if self.hall.peers is not None:
-                said = {"kind": "chat", "line": chat_line_json(line)}
-                self.hall.peers.bus.publish(table.id, said)
+            self.context.publish(table, ChatSaid(line))
             return line
 
     # ------------------------------------------------------------ hearing
@@ -258,20 +277,12 @@ class TableChat:
         known.append(line)
         del known[:-HISTORY]
 
-    def heard(self, table: LiveTable, message: Mapping[str, Any]) -> None:
+    async def _heard(self, table: LiveTable, message: ChatSaid) -> None:
         """A replica hears the owner's new line: kept and sent to this process's viewers.
         (A line lost on the bus is missed live; it is in the history of the next hello.)"""
-        data = message["line"]
-        line = ChatLine(
-            int(data["number"]),
-            str(data["author"]),
-            None if data["name"] is None else str(data["name"]),
-            None if data["seat"] is None else int(data["seat"]),
-            None if data["text"] is None else str(data["text"]),
-            None if data["reaction"] is None else str(data["reaction"]),
-            int(data["action"]),
-            self.hall.clock.now(),
-        )
+        if self.context.owns(table):
+            return
+        line = message.line
         known = self._lines.get(table.id)
         if known and line.number > known[-1].number + 1:
             self._lines.pop(table.id, None)  # a gap: the store has what was missed
@@ -337,7 +348,7 @@ class TableChat:
         return line.seat is not None or session.seat is None or spectators_heard(table)
 
     def _deliver(self, table: LiveTable, lines: list[ChatLine]) -> None:
-        for session in self.hall.sessions.at(table.id):
+        for session in self.context.sessions_at(table):
             seen = [line for line in lines if self._reaches(table, session, line)]
             if seen:
                 session.send_text(_chat_message(seen))

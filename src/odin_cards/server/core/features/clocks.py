@@ -73,7 +73,7 @@ def normalize(given: Any) -> dict[str, Any]:
     ``None`` or ``{"kind": "none"}``: no clock. ``{"kind": "realtime", "preset": "fast" |
     "normal" | "slow"}`` or ``{"kind": "realtime", "move": s, "reserve": s, "bonus": s}``.
     ``{"kind": "turn", "preset": "12h" | "24h" | "3d"}``. A stored form normalizes to
-    itself (the hall normalizes what the API normalized already).
+    itself (the directory normalizes what the API normalized already).
     """
     if given is None:
         return dict(NONE)

@@ -14,26 +14,25 @@ connections as a ``presence`` message and the lobby through the table's API view
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from odin_cards.server.core.ports import Clock
+from odin_cards.server.core.protocol.process import STATES, State
 from odin_cards.server.core.protocol.server import PresenceShown, encode
 from odin_cards.server.core.tables.sessions import Session, Sessions
 from odin_cards.server.core.tables.table import LiveTable
-
-State = Literal["online", "away", "offline"]
-STATES: tuple[State, ...] = ("online", "away", "offline")
 
 CLOSED = ("expired", "cancelled", "broken")
 """Statuses of tables that left play for good (their connections may still go away)."""
 
 Changed = Callable[[LiveTable], None]
 Spawn = Callable[[Coroutine[Any, Any, None]], None]
+Owns = Callable[[LiveTable], bool]
 
 
-def presence_message(states: list[str | None]) -> str:
+def presence_message(states: Sequence[str | None]) -> str:
     """The protocol's ``presence`` message: each seat's state, ``null`` for bots and
     free seats."""
     return encode(PresenceShown(states))
@@ -71,24 +70,37 @@ class Presence:
         clock: Clock,
         grace: float,
         spawn: Spawn,
+        owns: Owns,
         changed: Changed,
     ) -> None:
         self.sessions = sessions
         self.clock = clock
         self.grace = grace
         self.spawn = spawn
+        self.owns = owns
+        """Whether this process owns a table (its owner decides what everyone sees)."""
         self.changed = changed
         """Called after this process's connections changed at a replica (its owner must
         hear of it) and after what is shown changed at an owner (lobby, replicas)."""
         self._tables: dict[str, _Seen] = {}
+        self._shown: dict[str, list[str | None]] = {}
+        """Each table's seats' presence as shown (``None``: not worked out yet)."""
 
     # ------------------------------------------------------------ reading
+
+    def shown_at(self, table_id: str) -> Sequence[str | None]:
+        """What each seat of the table is shown as (empty: not known here yet)."""
+        return self._shown.get(table_id, ())
 
     def seat_presence(self, table: LiveTable, seat: int) -> State:
         """``online``, ``away`` or ``offline``: what everyone at the table is shown for
         ``seat`` now (``offline`` for a bot or a free seat)."""
-        state = table.presence[seat] if 0 <= seat < len(table.presence) else None
-        return state if state in STATES else "offline"
+        shown = self.shown_at(table.id)
+        state = shown[seat] if 0 <= seat < len(shown) else None
+        for known in STATES:
+            if state == known:
+                return known
+        return "offline"
 
     def local(self, table: LiveTable) -> dict[int, State]:
         """The states of the seats with a connection to this process (the rest: none)."""
@@ -142,29 +154,30 @@ class Presence:
     def forget(self, table_id: str) -> None:
         """The table left memory."""
         self._tables.pop(table_id, None)
+        self._shown.pop(table_id, None)
 
     # ------------------------------------------------------------ what is shown
 
     def update(self, table: LiveTable) -> None:
         """Work out what is shown after a change; tell whoever must know."""
         if table.status in CLOSED:
-            self.forget(table.id)  # nobody plays there: nothing to show, nothing kept
+            self._tables.pop(table.id, None)  # nobody plays there: nothing to work out
             return
-        if not table.owned:
+        if not self.owns(table):
             self.changed(table)  # the owner decides; it hears of this process's change
             return
         states = self._merge(table)
-        if states != table.presence:
+        if states != list(self.shown_at(table.id)):
             self.shown(table, states)
             self.changed(table)
 
-    def shown(self, table: LiveTable, states: list[str | None]) -> None:
+    def shown(self, table: LiveTable, states: Sequence[str | None]) -> None:
         """Show ``states`` to this process's connections at the table (from the owner's
         merge, here or on the bus)."""
-        if len(states) != table.players or states == table.presence:
+        if len(states) != table.players or list(states) == list(self.shown_at(table.id)):
             return
-        table.presence = list(states)
-        text = presence_message(table.presence)
+        self._shown[table.id] = list(states)
+        text = presence_message(states)
         for session in self.sessions.at(table.id):
             session.send_text(text)
 

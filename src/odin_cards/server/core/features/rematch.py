@@ -17,18 +17,23 @@ table: two answers at once never make two tables.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from odin_cards.games import plugin_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.ports import SocialStore, StoreUnavailable
-from odin_cards.server.core.protocol.server import RematchShown, encode
-from odin_cards.server.core.tables.cluster import NotOwner
+from odin_cards.server.core.protocol.process import (
+    Answer,
+    AnswerRematch,
+    BusMessage,
+    Command,
+    Rematch,
+    RematchState,
+)
+from odin_cards.server.core.protocol.server import RematchShown, ServerMessage
+from odin_cards.server.core.tables.ownership import Commands, Listeners, NotOwner
 from odin_cards.server.core.tables.sessions import Session
 from odin_cards.server.core.tables.table import LiveTable
-
-if TYPE_CHECKING:
-    from odin_cards.server.core.tables.hall import Hall
 
 ANSWERS = ("accept", "decline")
 DECLINED = ("bot", "open")
@@ -66,13 +71,36 @@ def plan_seats(table: LiveTable, answers: Mapping[str, str], declined: str) -> l
     return plan
 
 
-class Rematches:
-    """The rematches of the tables this process holds (the hall's partner)."""
+class RematchContext(Protocol):
+    """What a rematch needs of the core: the owner, starting the next table, telling the
+    table's sessions and the other processes."""
 
-    def __init__(self, hall: Hall, store: SocialStore | None) -> None:
-        self.hall = hall
+    @property
+    def commands(self) -> Commands: ...
+
+    @property
+    def listeners(self) -> Listeners: ...
+
+    def owns(self, table: LiveTable) -> bool: ...
+
+    async def execute(self, table: LiveTable, command: Command) -> Answer: ...
+
+    async def start_following(self, table: LiveTable, plan: list[SeatPlan]) -> LiveTable: ...
+
+    def tell(self, table: LiveTable, message: ServerMessage) -> None: ...
+
+    def publish(self, table: LiveTable, message: BusMessage) -> None: ...
+
+
+class Rematches:
+    """The rematches of the tables this process holds (the command ``AnswerRematch``)."""
+
+    def __init__(self, context: RematchContext, store: SocialStore | None) -> None:
+        self.context = context
         self.store = store
         self._states: dict[str, dict[str, Any]] = {}
+        context.commands.on(AnswerRematch, self._answer)
+        context.listeners.on(RematchState, self._heard)
 
     def _store(self) -> SocialStore:
         if self.store is None:
@@ -98,22 +126,17 @@ class Rematches:
         if seat is None:
             raise DomainError("unauthorized", "only a player of this table answers a rematch")
         _check(answer, declined, now)
-        request = {"op": "rematch", "seat": seat, "answer": answer, "declined": declined}
-        request["now"] = now
-        peers = self.hall.peers
-        while peers is not None and not table.owned:
-            reply = await peers.route(table, request)
-            if reply is None:
-                break
-            if "error" in reply:
-                raise DomainError(str(reply["error"]), str(reply["message"]))
-            if reply.get("next_table") is not None:
-                table.next_table = str(reply["next_table"])  # before the fan-out comes
-            return dict(reply)
-        try:
-            return await self.answer_here(table, seat, answer, declined, now)
-        except NotOwner:
-            raise DomainError("unavailable", "the table is changing hands; try again") from None
+        reply = await self.context.execute(table, AnswerRematch(seat, answer, declined, now))
+        assert isinstance(reply, Rematch)
+        if reply.rematch.get("next_table") is not None:
+            table.next_table = str(reply.rematch["next_table"])  # (a replica: before its fan-out)
+        return reply.rematch
+
+    async def _answer(self, table: LiveTable, command: AnswerRematch) -> Answer:
+        shown = await self.answer_here(
+            table, command.seat, command.answer, command.declined, command.now
+        )
+        return Rematch(shown)
 
     async def answer_here(
         self, table: LiveTable, seat: int, answer: str, declined: str | None, now: bool
@@ -122,7 +145,7 @@ class Rematches:
         _check(answer, declined, now)
         store = self._store()
         async with table.lock:
-            if not table.owned:
+            if not self.context.owns(table):
                 raise NotOwner(table.id)
             if table.status != "finished":
                 raise DomainError("not_finished", "the game is still being played")
@@ -149,7 +172,7 @@ class Rematches:
             everyone = all(str(s) in answers for s in table.people)
             if accepted and (everyone or (now and answer == "accept")):
                 plan = plan_seats(table, answers, str(new["declined"]))
-                await self.hall.start_following(table, plan)
+                await self.context.start_following(table, plan)
             self.tell(table)
             return rematch_json(table, new)
 
@@ -158,18 +181,14 @@ class Rematches:
         state = self._states.get(table.id)
         if state is None:
             return
-        shown = rematch_json(table, state)
-        text = encode(RematchShown(shown))
-        for session in self.hall.sessions.at(table.id):
-            session.send_text(text)
-        if self.hall.peers is not None and table.owned:
-            self.hall.peers.bus.publish(table.id, {"kind": "rematch", "state": state})
+        self.context.tell(table, RematchShown(rematch_json(table, state)))
+        if self.context.owns(table):
+            self.context.publish(table, RematchState(state))
 
-    def heard(self, table: LiveTable, message: Mapping[str, Any]) -> None:
+    async def _heard(self, table: LiveTable, message: RematchState) -> None:
         """A replica hears the owner's rematch."""
-        state = message.get("state")
-        if isinstance(state, dict):
-            self._states[table.id] = state
+        if not self.context.owns(table):
+            self._states[table.id] = message.state
             self.tell(table)
 
     async def welcome(self, table: LiveTable, session: Session) -> None:

@@ -26,20 +26,34 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Callable, Coroutine
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from odin_cards.games import plugin_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.features import clocks
-from odin_cards.server.core.ports import BotRequest, StoreUnavailable
+from odin_cards.server.core.ports import (
+    BotRequest,
+    BotRunner,
+    Clock,
+    StoredTable,
+    StoreUnavailable,
+    TableStore,
+)
+from odin_cards.server.core.protocol.process import (
+    Answer,
+    Command,
+    Done,
+    Leave,
+    State,
+    TakeBack,
+    Vote,
+)
 from odin_cards.server.core.protocol.server import ClockShown, encode
-from odin_cards.server.core.tables.cluster import NotOwner
+from odin_cards.server.core.tables.ownership import Commands, NotOwner
 from odin_cards.server.core.tables.sessions import Session
 from odin_cards.server.core.tables.table import LiveTable
-
-if TYPE_CHECKING:
-    from odin_cards.server.core.tables.hall import Hall
 
 log = logging.getLogger(__name__)
 
@@ -93,11 +107,64 @@ def _started(table: LiveTable) -> datetime | None:
     return datetime.fromisoformat(text) if isinstance(text, str) else None
 
 
-class StandIns:
-    """The hall's partner for clocks, stand-ins and seats handed to bots."""
+class StandInsContext(Protocol):
+    """What clocks and stand-ins need of the core: time, spawning, the bot runner, the
+    table store (settled writes), the owner, the move pipeline, the bots' turns, the
+    sessions and the presence of a table's seats."""
 
-    def __init__(self, hall: Hall) -> None:
-        self.hall = hall
+    clock: Clock
+    bots: BotRunner
+    store: TableStore
+
+    @property
+    def commands(self) -> Commands: ...
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None: ...
+
+    def owns(self, table: LiveTable) -> bool: ...
+
+    def held(self, table: LiveTable) -> bool: ...
+
+    async def execute(self, table: LiveTable, command: Command) -> Answer: ...
+
+    async def write(
+        self,
+        write: Coroutine[Any, Any, None],
+        table_id: str,
+        holds: Callable[[StoredTable], bool],
+    ) -> None: ...
+
+    def announce(self, table: LiveTable) -> None: ...
+
+    def sessions_at(self, table: LiveTable) -> tuple[Session, ...]: ...
+
+    async def move(
+        self,
+        table: LiveTable,
+        seat: int,
+        text: str,
+        version: int,
+        client_id: str | None,
+        by: str | None = None,
+    ) -> int: ...
+
+    def schedule(self, table: LiveTable) -> None: ...
+
+    def again(self, table: LiveTable) -> None: ...
+
+    def seat_presence(self, table: LiveTable, seat: int) -> State: ...
+
+
+class StandIns:
+    """Clocks, stand-ins and seats handed to bots (commands ``Leave``, ``TakeBack`` and
+    ``Vote``)."""
+
+    def __init__(self, context: StandInsContext, bot_deadline: float) -> None:
+        self.context = context
+        self.bot_deadline = bot_deadline
+        context.commands.on(Leave, self._leave)
+        context.commands.on(TakeBack, self._take_back)
+        context.commands.on(Vote, self._vote)
         self.timers: dict[str, tuple[int, asyncio.Task[None]]] = {}
         """Table id -> (action number the timer is for, its task)."""
         self._random = random.Random()
@@ -107,7 +174,7 @@ class StandIns:
     def schedule(self, table: LiveTable) -> None:
         """Set the timer of the seat to move (the owner only); drop one that is moot."""
         control = clocks.control_of(table.settings)
-        if not table.owned or table.status != "playing" or not clocks.timed(control):
+        if table.status != "playing" or not clocks.timed(control) or not self.context.owns(table):
             self.forget(table.id)
             return
         if _started(table) is None:
@@ -121,7 +188,7 @@ class StandIns:
         back = int(table.clock.get("back", {}).get(str(mover), 0))  # (misses before count not)
         if clocks.missed_in_a_row(table.stamps[back:], mover) >= clocks.MISSED_LIMIT:
             self.forget(table.id)
-            self.hall._spawn(self._hand_quietly(table, mover, "missed"))
+            self.context.spawn(self._hand_quietly(table, mover, "missed"))
             return
         held = self.timers.get(table.id)
         if held is not None and held[0] == number and not held[1].done():
@@ -143,21 +210,21 @@ class StandIns:
 
     def _store_start(self, table: LiveTable) -> None:
         """The game of a timed table started (now): store it, then set the first timer."""
-        table.clock = {**table.clock, "started": self.hall.clock.now().isoformat()}
-        self.hall._spawn(self._save_then_schedule(table))
+        table.clock = {**table.clock, "started": self.context.clock.now().isoformat()}
+        self.context.spawn(self._save_then_schedule(table))
 
     async def _save_then_schedule(self, table: LiveTable) -> None:
         try:
-            await self.hall.store.save_clock(table.id, table.clock)
+            await self.context.store.save_clock(table.id, table.clock)
         except StoreUnavailable:
             # The timer runs from the time in memory; a restart before it is stored
             # starts the first turn again (nothing was played yet).
             log.warning("table %s: the clock's start was not stored", table.id)
-        self.hall._announce(table)  # (replicas learn the start with the table's record)
+        self.context.announce(table)  # (replicas learn the start with the table's record)
         self.schedule(table)
 
     async def _timer(self, table: LiveTable, number: int) -> None:
-        clock = self.hall.clock
+        clock = self.context.clock
         while True:
             mover = table.game.current_player
             if table.game.action_count != number or mover is None:
@@ -171,7 +238,7 @@ class StandIns:
             if left <= 0:
                 break
             await clock.sleep(left)
-        if self.hall.tables.get(table.id) is not table or not table.owned:
+        if not self.context.held(table) or not self.context.owns(table):
             return
         await self._stand_in(table, turn.seat, number)
 
@@ -181,7 +248,7 @@ class StandIns:
         if text is None or table.game.action_count != number:
             return
         try:
-            await self.hall.act_here(
+            await self.context.move(
                 table, seat, text, table.version, f"stand-in:{number}", by=clocks.STAND_IN
             )
         except DomainError as refusal:
@@ -189,7 +256,7 @@ class StandIns:
                 log.info("table %s: stand-in move refused (%s)", table.id, refusal.code)
                 return
             log.warning("table %s: stand-in move not stored; trying again", table.id)
-            await self.hall.clock.sleep(RETRY_SECONDS)
+            await self.context.clock.sleep(RETRY_SECONDS)
             self.timers.pop(table.id, None)
             self.schedule(table)
         except NotOwner:
@@ -208,8 +275,8 @@ class StandIns:
             table.seed,
             tuple(table.actions),
         )
-        move = asyncio.ensure_future(self.hall.bots.move(request))
-        deadline = asyncio.ensure_future(self.hall.clock.sleep(self.hall.settings.bot_deadline))
+        move = asyncio.ensure_future(self.context.bots.move(request))
+        deadline = asyncio.ensure_future(self.context.clock.sleep(self.bot_deadline))
         try:
             await asyncio.wait({move, deadline}, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -226,45 +293,30 @@ class StandIns:
 
     async def leave(self, table: LiveTable, token: str) -> None:
         """The token's person leaves the game: a bot takes the seat (they may take it back)."""
-        seat = _seat_of(table, token)
-        await self._owner(table, {"op": "leave", "seat": seat})
+        await self.context.execute(table, Leave(_seat_of(table, token)))
 
     async def take_back(self, table: LiveTable, token: str) -> None:
         """The token's person takes their seat back from the bot playing it."""
-        seat = _seat_of(table, token)
-        await self._owner(table, {"op": "take_back", "seat": seat})
+        await self.context.execute(table, TakeBack(_seat_of(table, token)))
 
     async def vote(self, table: LiveTable, token: str, seat: int) -> None:
         """The token's person votes to hand the absent ``seat`` to a bot."""
         voter = _seat_of(table, token)
         if not 0 <= seat < table.players:
             raise DomainError("no_seat", f"this table has seats 0 to {table.players - 1}")
-        await self._owner(table, {"op": "vote", "seat": seat, "voter": voter})
+        await self.context.execute(table, Vote(seat, voter))
 
-    async def _owner(self, table: LiveTable, request: dict[str, Any]) -> None:
-        """Do ``request`` where the table is owned: here, or routed to its owner."""
-        peers = self.hall.peers
-        if peers is not None and not table.owned:
-            answer = await peers.route(table, request)
-            if answer is not None:
-                if "error" in answer:
-                    raise DomainError(str(answer["error"]), str(answer["message"]))
-                return
-        try:
-            await self.serve(table, str(request["op"]), request)
-        except NotOwner:
-            raise DomainError("unavailable", "the table is changing hands; try again") from None
+    async def _leave(self, table: LiveTable, command: Leave) -> Answer:
+        await self.hand_here(table, command.seat, "left")
+        return Done()
 
-    async def serve(self, table: LiveTable, op: str, request: dict[str, Any]) -> None:
-        """``leave``, ``take_back`` or ``vote`` at the table's owner (:class:`NotOwner`
-        elsewhere); the seats come checked from :meth:`leave` and the others."""
-        seat = int(request["seat"])
-        if op == "leave":
-            await self.hand_here(table, seat, "left")
-        elif op == "take_back":
-            await self.take_back_here(table, seat)
-        else:
-            await self.vote_here(table, int(request["voter"]), seat)
+    async def _take_back(self, table: LiveTable, command: TakeBack) -> Answer:
+        await self.take_back_here(table, command.seat)
+        return Done()
+
+    async def _vote(self, table: LiveTable, command: Vote) -> Answer:
+        await self.vote_here(table, command.voter, command.seat)
+        return Done()
 
     # ------------------------------------------------------------ seats to bots
 
@@ -279,7 +331,7 @@ class StandIns:
     async def hand_here(self, table: LiveTable, seat: int, why: str) -> None:
         """A bot takes ``seat`` for the rest of the game (this process owns the table)."""
         async with table.lock:
-            if not table.owned:
+            if not self.context.owns(table):
                 raise NotOwner(table.id)
             self._check_playing(table)
             if table.bot_at(seat) is not None:
@@ -294,7 +346,7 @@ class StandIns:
     async def take_back_here(self, table: LiveTable, seat: int) -> None:
         """The person takes their seat back from its bot (this process owns the table)."""
         async with table.lock:
-            if not table.owned:
+            if not self.context.owns(table):
                 raise NotOwner(table.id)
             self._check_playing(table)
             bots = {**table.clock.get("bots", {})}
@@ -307,7 +359,7 @@ class StandIns:
     async def vote_here(self, table: LiveTable, voter: int, seat: int) -> None:
         """``voter`` votes to hand the absent ``seat`` to a bot (a table without a clock)."""
         async with table.lock:
-            if not table.owned:
+            if not self.context.owns(table):
                 raise NotOwner(table.id)
             self._check_playing(table)
             if clocks.timed(clocks.control_of(table.settings)):
@@ -320,13 +372,13 @@ class StandIns:
                 raise DomainError("bad_vote", "to give your own seat to a bot, leave the table")
             if table.bot_at(seat) is not None:
                 raise DomainError("bad_vote", "a bot plays this seat already")
-            if self.hall.presence.seat_presence(table, seat) != "offline":
+            if self.context.seat_presence(table, seat) != "offline":
                 raise DomainError("bad_vote", "this player is here: a vote is for absent ones")
             if seat not in table.votes:  # (votes cast before the seat came back are void)
                 table.votes = {
                     s: v
                     for s, v in table.votes.items()
-                    if s == seat or self.hall.presence.seat_presence(table, s) == "offline"
+                    if s == seat or self.context.seat_presence(table, s) == "offline"
                 }
             voters = table.votes.setdefault(seat, set())
             voters.add(voter)
@@ -335,7 +387,7 @@ class StandIns:
         if passed:
             await self.hand_here(table, seat, "vote")
         else:
-            self.hall._announce(table)
+            self.context.announce(table)
 
     def _check_playing(self, table: LiveTable) -> None:
         if table.status == "waiting":
@@ -345,8 +397,8 @@ class StandIns:
 
     async def _save(self, table: LiveTable, clock: dict[str, Any]) -> None:
         """Store the table's new clock facts, then hold them (``unavailable`` if not)."""
-        await self.hall._write(
-            self.hall.store.save_clock(table.id, clock),
+        await self.context.write(
+            self.context.store.save_clock(table.id, clock),
             table.id,
             lambda stored: stored.table.clock == clock,
         )
@@ -355,18 +407,18 @@ class StandIns:
     def _changed(self, table: LiveTable) -> None:
         """The seats' players changed: tell everyone (``table`` and ``clock`` messages,
         replicas through the bus), and let the right one move."""
-        self.hall._announce(table)
-        table.bot_version = -1
-        self.hall.turns.schedule(table)
+        self.context.announce(table)
+        self.context.again(table)
+        self.context.schedule(table)
 
     # ------------------------------------------------------------ telling
 
     def message(self, table: LiveTable) -> str:
-        return encode(ClockShown(clock_view(table, self.hall.clock.now())))
+        return encode(ClockShown(clock_view(table, self.context.clock.now())))
 
     def announce(self, table: LiveTable) -> None:
         """Send every connection of the table its clock (after each change)."""
-        listeners = self.hall.sessions.at(table.id)
+        listeners = self.context.sessions_at(table)
         if not listeners or not _shown(table):
             return
         text = self.message(table)

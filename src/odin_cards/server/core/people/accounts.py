@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -43,8 +43,18 @@ from odin_cards.server.core.ports.people import (
 from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
 
-if TYPE_CHECKING:
-    from odin_cards.server.core.tables.hall import Hall
+
+class HeldTables(Protocol):
+    """What accounts need of the tables this process holds: find one, list them, and have
+    a table's seats read again from the store by its owner and here (an account's seat
+    changed in the store), its chat's names with them."""
+
+    def held_table(self, table_id: str) -> LiveTable | None: ...
+
+    def held_tables(self) -> list[LiveTable]: ...
+
+    async def refresh(self, table: LiveTable) -> None: ...
+
 
 # ---------------------------------------------------------------- rules
 
@@ -385,20 +395,19 @@ class Accounts:
         await self.store.end_sessions(session.account.id, keep=session.id)
 
     async def delete(
-        self, session: Session, password: str, hall: Hall | None = None
+        self, session: Session, password: str, tables: HeldTables | None = None
     ) -> list[HeldSeat]:
         """Delete the account (the password first): the name is freed, every session ends,
-        its seats show :data:`NEUTRAL_NAME` (in the store, and in the tables ``hall``
-        holds in memory, through their owners); the seats that changed."""
+        its seats show :data:`NEUTRAL_NAME` (in the store, and in the ``tables`` held in
+        memory, through their owners); the seats that changed."""
         await self._check_locked([f"n:{name_key(session.account.name)}"[:80]])
         await self._check_password(session.account, password)
         changed = await self.store.delete(session.account.id, self.clock.now(), NEUTRAL_NAME)
         for table_id in sorted({held.table_id for held in changed}):
-            table = None if hall is None else hall.tables.get(table_id)
-            if hall is not None and table is not None:
-                hall.chat.reread(table_id)
+            table = None if tables is None else tables.held_table(table_id)
+            if tables is not None and table is not None:
                 try:
-                    await _refresh(hall, table)
+                    await _refresh(tables, table)
                 except (AccountError, DomainError, StoreUnavailable):
                     # Stored already; this copy shows the old name until it is reloaded.
                     for held in changed:
@@ -431,27 +440,27 @@ class Accounts:
             )
 
     async def link_seats(
-        self, account: Account, tokens: Sequence[str], hall: Hall | None = None
+        self, account: Account, tokens: Sequence[str], tables: HeldTables | None = None
     ) -> int:
         """Give the seats these tokens hold (a guest's, from their browser) to the account.
-        The tables of ``hall`` that hold such a seat in memory read their seats again, so
-        that the seat shows its account at once (the table page links it to the profile)."""
+        The ``tables`` held in memory with such a seat read their seats again, so that the
+        seat shows its account at once (the table page links it to the profile)."""
         hashes = [hash_secret(t) for t in tokens[:SEAT_LIMIT] if 0 < len(t) <= 128]
         if not hashes:
             return 0
         linked = await self.store.link_seats(account.id, hashes)
-        if linked and hall is not None:
+        if linked and tables is not None:
             wanted = set(hashes)
-            for table in list(hall.tables.values()):
+            for table in tables.held_tables():
                 if any(s.token_hash in wanted and s.account is None for s in table.seats):
-                    await _refresh(hall, table)
+                    await _refresh(tables, table)
         return linked
 
     async def seats(self, account: Account) -> list[HeldSeat]:
         return await self.store.seats_of(account.id, SEAT_LIMIT)
 
     async def claim_seat(
-        self, account: Account, table: LiveTable, seat: int, hall: Hall | None = None
+        self, account: Account, tables: HeldTables, table: LiveTable, seat: int
     ) -> str:
         """A new token for a seat the account holds at ``table``, replacing the old one:
         the seat moves to the device that asked (the other device's token stops opening
@@ -461,26 +470,21 @@ class Accounts:
             raise AccountError("not_yours", "your account holds no such seat", 404)
         token = secrets.token_urlsafe(32)
         digest = hash_secret(token)
-        async with table.lock:
-            if not await self.store.set_seat_token(table.id, seat, account.id, digest):
-                raise AccountError("not_yours", "your account holds no such seat", 404)
-            table.seats[seat].token_hash = digest
-        if hall is not None and hall.peers is not None:
-            # Several processes: the table's owner reads the seats again and shows them to
-            # its replicas, so that the new token opens the seat on every process.
-            await _refresh(hall, table)
+        if not await self.store.set_seat_token(table.id, seat, account.id, digest):
+            raise AccountError("not_yours", "your account holds no such seat", 404)
+        # The table's owner reads the seats again and shows them to its replicas, and
+        # this process reads them too: the new token opens the seat on every process.
+        await _refresh(tables, table)
         return token
 
 
-async def _refresh(hall: Hall, table: LiveTable) -> None:
+async def _refresh(tables: HeldTables, table: LiveTable) -> None:
     """The table's seats as stored, read again by its owner (which shows them to its
     replicas) and by this process."""
-    answer = None
-    if hall.peers is not None and not table.owned:
-        answer = await hall.peers.route(table, {"op": "refresh"})
-    if answer is not None and "error" in answer:
-        raise AccountError("unavailable", str(answer.get("message", "try again")), 503)
-    await hall.refresh_record(table)
+    try:
+        await tables.refresh(table)
+    except DomainError as refusal:
+        raise AccountError("unavailable", refusal.message, 503) from None
 
 
 def same_secret(a: str, b: str) -> bool:

@@ -31,7 +31,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from odin_cards.games import plugin_of, plugins, rules_of
 from odin_cards.server.core.errors import DomainError
@@ -39,11 +39,9 @@ from odin_cards.server.core.features.chat import chat_settings
 from odin_cards.server.core.features.clocks import normalize as normalize_clock
 from odin_cards.server.core.features.hints import hints_setting
 from odin_cards.server.core.people.ratings import MU, bot_ratings, class_of, points
-from odin_cards.server.core.ports import Clock, MatchStore, Ratings, RatingStore
+from odin_cards.server.core.ports import Clock, MatchStore, Ratings, RatingStore, TableRecord
 from odin_cards.server.core.ports.people import Blocked, Choice, Ticket
-
-if TYPE_CHECKING:
-    from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.core.tables.table import LiveTable
 
 CLOCKS = ("fast", "normal", "slow")
 """The real-time presets Play now offers (:data:`.clocks.PRESETS`)."""
@@ -436,24 +434,40 @@ class MatchQueue:
 # ---------------------------------------------------------------- the table
 
 
+class NewTables(Protocol):
+    """What Play now needs of the tables: a new table's set-up checked, its record, opened
+    here, its people shown (``core/tables/directory.py``)."""
+
+    def check_new(
+        self, game: str, players: int, bots: Mapping[int, str], setup: Mapping[str, Any]
+    ) -> dict[str, Any]: ...
+
+    def new_record(
+        self, game: str, players: int, setup: dict[str, Any], bots: Mapping[int, str]
+    ) -> TableRecord: ...
+
+    async def open_new(self, record: TableRecord, client: str | None = None) -> LiveTable: ...
+
+    def seated(self, table: LiveTable) -> None: ...
+
+
 class HallTables:
-    """Makes matched tables through the hall: a new table of the choice's game whose seats
-    are filled at once (people with their tickets' token hashes, bots), playing from the
-    start, owned by this process like any table it creates; each person's seat is their
-    account's."""
+    """Makes matched tables: a new table of the choice's game whose seats are filled at
+    once (people with their tickets' token hashes, bots), playing from the start, owned by
+    this process like any table it creates; each person's seat is their account's."""
 
     def __init__(
         self,
-        hall: Hall,
+        tables: NewTables,
         rated: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None,
     ) -> None:
-        self.hall = hall
+        self.tables = tables
         self.rated = rated
 
     async def __call__(self, choice: Choice, plans: list[SeatPlan], rated: bool) -> str:
-        hall = self.hall
+        tables = self.tables
         bots = {seat: plan.bot for seat, plan in enumerate(plans) if plan.bot is not None}
-        normal = hall.check_new(choice.game, choice.players, bots, choice_setup(choice))
+        normal = tables.check_new(choice.game, choice.players, bots, choice_setup(choice))
         chosen: dict[str, Any] = {
             "chat": chat_settings(None),
             "clock": normalize_clock(choice_clock(choice)),
@@ -462,7 +476,7 @@ class HallTables:
         }
         if rated and self.rated is not None:
             chosen = self.rated(chosen)
-        record = hall.new_record(choice.game, choice.players, normal, bots)
+        record = tables.new_record(choice.game, choice.players, normal, bots)
         record.settings = chosen
         for seat, plan in zip(record.seats, plans, strict=True):
             if plan.bot is None:
@@ -472,8 +486,8 @@ class HallTables:
                 seat.account_id = plan.account_id
                 seat.account = plan.name if plan.account_id is not None else None
         record.status = "playing"
-        table = await hall.open_new(record)
-        hall.presence.update(table)
+        table = await tables.open_new(record)
+        tables.seated(table)
         return table.id
 
 

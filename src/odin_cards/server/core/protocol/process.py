@@ -14,7 +14,7 @@ token hashes, presence and the chat's lines).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -68,10 +68,11 @@ def _states(values: Any) -> tuple[State | None, ...]:
     """Seats' presence as shown; an unknown word counts as not known (``None``)."""
     if not isinstance(values, list):
         raise Malformed("seats: not a list")
-    return tuple(_state(value) for value in values)
+    return tuple(state_of(value) for value in values)
 
 
-def _state(value: Any) -> State | None:
+def state_of(value: Any) -> State | None:
+    """The presence word ``value`` names, or ``None`` (not a word of :data:`STATES`)."""
     for state in STATES:
         if value == state:
             return state
@@ -202,18 +203,6 @@ def chat_line_json(line: ChatLine) -> dict[str, Any]:
     }
 
 
-def _seat_json(seat: SeatFacts) -> dict[str, Any]:
-    return {
-        "seat": seat.seat,
-        "name": seat.name,
-        "bot": seat.bot,
-        "token_hash": seat.token_hash,
-        "locked": seat.locked,
-        "account_id": seat.account_id,
-        "account": seat.account,
-    }
-
-
 def encode_bus(message: BusMessage) -> dict[str, Any]:
     """The bus's dict of ``message``."""
     match message:
@@ -232,7 +221,7 @@ def encode_bus(message: BusMessage) -> dict[str, Any]:
         case TableFacts(status, seats, next_table, clock, votes):
             data: dict[str, Any] = {"kind": "table"}
             if seats is not None:
-                data["seats"] = [_seat_json(seat) for seat in seats]
+                data["seats"] = [asdict(seat) for seat in seats]  # (its fields in their order)
             if status is not None:
                 data["status"] = status
             if seats is not None or next_table is not None:
@@ -351,7 +340,7 @@ def decode_bus(data: Mapping[str, Any], now: datetime) -> BusMessage:
         found: dict[int, State] = {}
         if isinstance(seats, dict):
             for seat, word in seats.items():
-                state = _state(word)
+                state = state_of(word)
                 if str(seat).isdigit() and state is not None:
                     found[int(seat)] = state
         people, watchers = _int(data, "people"), _int(data, "watchers")
@@ -606,47 +595,3 @@ def decode_answer(command: Command, data: Any) -> Answer:
     if isinstance(command, AnswerRematch):
         return Rematch(dict(data))
     return Done()
-
-
-__all__ = [
-    "STATES",
-    "Act",
-    "Acted",
-    "ActionLogged",
-    "Answer",
-    "AnswerRematch",
-    "BusMessage",
-    "Cancel",
-    "ChatSaid",
-    "Command",
-    "Connections",
-    "Done",
-    "LobbySeen",
-    "Lock",
-    "Malformed",
-    "Moved",
-    "NewOwner",
-    "Refresh",
-    "Refused",
-    "Released",
-    "Rematch",
-    "RematchState",
-    "Resync",
-    "Say",
-    "SeatFacts",
-    "Seen",
-    "State",
-    "TableFacts",
-    "TakeBack",
-    "TakeSeat",
-    "Vote",
-    "chat_line_json",
-    "decode_answer",
-    "decode_bus",
-    "decode_lobby",
-    "decode_request",
-    "encode_answer",
-    "encode_bus",
-    "encode_lobby",
-    "encode_request",
-]

@@ -11,7 +11,7 @@ import asyncio
 import hashlib
 import secrets
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -69,68 +69,114 @@ class ReplayError(Exception):
     """A stored table that cannot be rebuilt (its reason is stored with it, never secret)."""
 
 
-class LiveTable:
-    """One table in memory: definition, seats, game, log-derived indexes, bot state."""
+class GameLog:
+    """A table's game and the indexes of its log, in memory.
 
-    def __init__(self, record: TableRecord) -> None:
+    Written only by the move pipeline (``core/tables/moves.py``: an action stored, settled
+    or followed) and by :meth:`LiveTable.replay`; everything else reads it. The wire
+    ``version`` is the game's public history length; the log's key is the action number.
+    """
+
+    __slots__ = ("actions", "client_ids", "events", "game", "moved", "pending", "stamps")
+
+    def __init__(self, game: GameState) -> None:
+        self.game = game
+        self.actions: list[str] = []
+        """Every accepted action's text, in order (what bots replay); index = number."""
+        self.stamps: list[Stamp] = []
+        """Who made each logged action, and when: what the clock's deadlines follow from."""
+        self.client_ids: dict[str, tuple[int, int]] = {}
+        """Client id of an accepted action -> (seat, version after it)."""
+        self.events: list[str] = []
+        """The public events, each encoded once (strings: nothing for the GC to scan)."""
+        self.pending: LoggedAction | None = None
+        """An action whose commit's outcome is unknown: settled before the next change."""
+        self.moved = asyncio.Event()
+        """Set (and replaced) whenever a replica applies a followed action."""
+        self.add_events(0)
+
+    @property
+    def version(self) -> int:
+        return self.game.public_length
+
+    def add_events(self, since: int) -> None:
+        """Encode the public events from entry ``since`` on."""
+        self.events.extend(dump(e) for e in self.game.public_events(since))
+
+    def events_json(self, since: int) -> str:
+        """The public events from version ``since`` on, as a JSON array."""
+        return "[" + ",".join(self.events[since:]) + "]"
+
+    def record(self, entry: LoggedAction, encode: bool = True) -> None:
+        """Apply one logged action (validated again: a stored log is not trusted)."""
+        since = self.version
+        self.game.apply(entry.action, seat=entry.seat)
+        self._index(entry)
+        if encode:
+            self.add_events(since)
+
+    def accept(self, entry: LoggedAction, after: GameState) -> None:
+        """Make the stored ``entry``, already applied to ``after``, the game's move."""
+        since = self.version
+        self.game = after
+        self._index(entry)
+        self.add_events(since)
+
+    def _index(self, entry: LoggedAction) -> None:
+        self.actions.append(entry.action)
+        self.stamps.append(Stamp(entry.seat, entry.created, entry.by))
+        if entry.client_id is not None:
+            self.client_ids[entry.client_id] = (entry.seat, self.version)
+
+    def followed(self) -> None:
+        """A replica applied a followed action: whoever waits for it is woken."""
+        self.moved.set()
+        self.moved = asyncio.Event()
+
+
+class LiveTable:
+    """One table in memory, in parts that each have one writer:
+
+    - its definition (id, game, players, setup, seed, creation, settings, creator): set
+      once, never written;
+    - its record's changing part (seats, status, next game, the clock's stored facts,
+      votes): written on the table's owner by the commands that change it (seats,
+      access, stand-ins, the directory's expiry, the pipeline's end of game) and at a
+      replica only from its owner's facts (``core/features/seats.py``) or answers;
+    - :attr:`log`, the game and the log's indexes: the move pipeline's.
+
+    What features, sessions and ownership keep about a table they keep themselves, keyed by
+    its id (presence, the bots' turn, the lease, the chat...).
+    """
+
+    def __init__(self, record: TableRecord, client: str | None = None) -> None:
         self.id = record.id
         self.game_key = record.game
         self.rules_version = record.rules_version
         self.players = record.players
         self.setup = record.setup
         self.seed = record.seed
-        self.status = record.status
         self.created = record.created
+        self.previous_table = record.previous_table
+        self.creator_hash = record.creator_hash
+        self.settings: dict[str, Any] = dict(record.settings)
+        """How the table is run (``TableRecord.settings``), each key its module's."""
+        self.client = client
+        """Who created the table (the transport's client address), for per-client limits."""
+        self.rules: GameRules = rules_of(record.game)
+        self.status = record.status
         self.seats = [
             Seat(s.seat, s.name, s.bot, s.token_hash, s.locked, s.account_id, s.account)
             for s in record.seats
         ]
-        self.previous_table = record.previous_table
         self.next_table = record.next_table
-        self.settings: dict[str, Any] = dict(record.settings)
-        """How the table is run (``TableRecord.settings``), each key its module's."""
         self.clock: dict[str, Any] = dict(record.clock)
         """The clock's stored facts (``TableRecord.clock``, :mod:`.stand_ins`)."""
-        self.stamps: list[Stamp] = []
-        """Who made each logged action, and when: what the clock's deadlines follow from."""
         self.votes: dict[int, set[int]] = {}
         """Absent seat -> the seats that voted to hand it to a bot (no clock; in memory)."""
-        self.rules: GameRules = rules_of(record.game)
-        self.game: GameState = self.rules.new_game(record.players, record.setup, record.seed)
-        self.actions: list[str] = []
-        """Every accepted action's text, in order (what bots replay); index = number."""
-        self.client_ids: dict[str, tuple[int, int]] = {}
-        """Client id of an accepted action -> (seat, version after it)."""
-        self.events: list[str] = []
-        """The public events, each encoded once (strings: nothing for the GC to scan)."""
-        self.add_events(0)
+        self.log = GameLog(self.rules.new_game(record.players, record.setup, record.seed))
         self.lock = asyncio.Lock()
-        self.pending: LoggedAction | None = None
-        """An action whose commit's outcome is unknown: settled before the next change."""
-        self.bot_version = -1
-        """The version a bot move was scheduled for (one bot move per version)."""
-        self.client: str | None = None
-        """Who created the table (the transport's client address), for per-client limits."""
-        self.person_seen = 0.0
-        """Monotonic time a person was last connected (or the table was made or loaded)."""
-        self.owned = True
-        """Whether this process applies the table's actions. With several processes only
-        the lease holder does; the others hold a replica that follows its log."""
-        self.fence: int | None = None
-        """The fencing token of this process's lease on the table (several processes)."""
-        self.remote: dict[str, tuple[int, int]] = {}
-        """Other processes' (seated people, connections) at this table, for its bots."""
-        self.touched = 0.0
-        """Monotonic time the table was last asked for (replicas nobody uses are dropped)."""
-        self.heard = 0.0
-        """Monotonic time a replica last heard of the table from its owner."""
-        self.moved = asyncio.Event()
-        """Set (and replaced) whenever a replica applies a followed action."""
-        self.creator_hash = record.creator_hash
-        self.presence: list[str | None] = [None] * record.players
-        """Each seat's presence as shown (:mod:`.presence`); ``None``: not worked out yet."""
-        self.closes_at: datetime | None = None
-        """When the table closes if it is still waiting then (the hall's expiry)."""
+        """Serializes the table's changes (an action, a seat, a command of a feature)."""
 
     @classmethod
     def replay(cls, stored: StoredTable) -> LiveTable:
@@ -149,36 +195,57 @@ class LiveTable:
             table = cls(record)
         except Exception as error:
             raise ReplayError(f"setup does not start a game: {error}") from None
+        log = table.log
         for entry in stored.log:
-            if entry.number != table.game.action_count:
+            if entry.number != log.game.action_count:
                 raise ReplayError(
-                    f"log entry {entry.number} where action {table.game.action_count} belongs"
+                    f"log entry {entry.number} where action {log.game.action_count} belongs"
                 )
             try:
-                table.record_action(entry, encode=False)
+                log.record(entry, encode=False)
             except Exception as error:
                 raise ReplayError(
                     f"action {entry.number} ({entry.action!r} by seat {entry.seat}) "
                     f"does not replay: {type(error).__name__}: {error}"
                 ) from None
-        table.events = []
-        table.add_events(0)
-        if table.game.is_over:
+        log.events = []
+        log.add_events(0)
+        if log.game.is_over:
             table.status = "finished"
         return table
+
+    # ------------------------------------------------------------ reading the log
+
+    @property
+    def game(self) -> GameState:
+        return self.log.game
 
     @property
     def version(self) -> int:
         """The wire version: the length of the game's public history."""
-        return self.game.public_length
+        return self.log.game.public_length
 
-    def add_events(self, since: int) -> None:
-        """Encode the public events from entry ``since`` on."""
-        self.events.extend(dump(e) for e in self.game.public_events(since))
+    @property
+    def actions(self) -> list[str]:
+        return self.log.actions
+
+    @property
+    def stamps(self) -> list[Stamp]:
+        return self.log.stamps
+
+    @property
+    def events(self) -> list[str]:
+        return self.log.events
+
+    @property
+    def pending(self) -> LoggedAction | None:
+        return self.log.pending
 
     def events_json(self, since: int) -> str:
         """The public events from version ``since`` on, as a JSON array."""
-        return "[" + ",".join(self.events[since:]) + "]"
+        return self.log.events_json(since)
+
+    # ------------------------------------------------------------ seats
 
     def seat_of(self, token: str) -> int | None:
         digest = hash_token(token)
@@ -186,17 +253,6 @@ class LiveTable:
             if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
                 return seat.seat
         return None
-
-    def record_action(self, entry: LoggedAction, encode: bool = True) -> None:
-        """Apply one logged action (validated again: a stored log is not trusted)."""
-        since = self.version
-        self.game.apply(entry.action, seat=entry.seat)
-        self.actions.append(entry.action)
-        self.stamps.append(Stamp(entry.seat, entry.created, entry.by))
-        if entry.client_id is not None:
-            self.client_ids[entry.client_id] = (entry.seat, self.version)
-        if encode:
-            self.add_events(since)
 
     def bot_at(self, seat: int) -> str | None:
         """The bot level that plays ``seat``: its own bot, or the bot that took a
@@ -211,6 +267,8 @@ class LiveTable:
     def people(self) -> list[int]:
         """Seats held by people (not bots)."""
         return [s.seat for s in self.seats if s.name is not None]
+
+    # ------------------------------------------------------------ showing
 
     def to_record(self) -> TableRecord:
         return TableRecord(
@@ -233,13 +291,18 @@ class LiveTable:
             clock=self.clock,
         )
 
-    def to_api(self) -> dict[str, Any]:
+    def to_api(
+        self, presence: Sequence[str | None] = (), closes_at: datetime | None = None
+    ) -> dict[str, Any]:
+        """The table as the API shows it, with each person's ``presence`` as shown
+        (``core/features/presence.py``; empty or ``None``: not known here yet) and, while it
+        waits, when it closes (the directory's expiry)."""
         view = api_of(self.to_record())
-        for seat, state in zip(view["seats"], self.presence, strict=True):
-            if seat["name"] is not None and state is not None:  # (None: not known here yet)
+        for seat, state in zip(view["seats"], presence, strict=False):
+            if seat["name"] is not None and state is not None:
                 seat["presence"] = state
-        if self.status == "waiting" and self.closes_at is not None:
-            view["closes_at"] = self.closes_at.isoformat()
+        if self.status == "waiting" and closes_at is not None:
+            view["closes_at"] = closes_at.isoformat()
         return view
 
     def state(self, seat: int | None) -> str:
@@ -250,7 +313,7 @@ class LiveTable:
         """A maker of every seat's ``State`` in the current position, sharing the work."""
         names = [s.display(self.game_key) for s in self.seats]
         return presenter_of(self.game_key).states(
-            self.game, self.setup, names, self.status == "playing"
+            self.log.game, self.setup, names, self.status == "playing"
         )
 
 

@@ -1,6 +1,6 @@
 """Whose turn it is at a person's tables: "My games" lists first those waiting on them.
 
-``Hall.mine`` answers with the tables a person's seat tokens hold; each entry gets the
+``Directory.mine`` answers with the tables a person's seat tokens hold; each entry gets the
 seat to move, the seats those tokens hold, and whether one of them is to move. Whose turn
 it is is public (every spectator sees it); the seats held are the asker's own.
 """
@@ -13,9 +13,12 @@ from typing import Any
 from odin_cards.server.core.tables.table import LiveTable
 
 
-def turn_entry(table: LiveTable, token_hashes: Collection[str]) -> dict[str, Any]:
-    """``table`` as the lobby shows it, with ``to_move``, ``my_seats`` and ``my_turn``."""
-    entry = table.to_api()
+def turn_entry(
+    table: LiveTable, view: dict[str, Any], token_hashes: Collection[str]
+) -> dict[str, Any]:
+    """``table`` as the lobby shows it (``view``), with ``to_move``, ``my_seats`` and
+    ``my_turn``."""
+    entry = view
     held = [
         s.seat for s in table.seats if s.token_hash is not None and s.token_hash in token_hashes
     ]
