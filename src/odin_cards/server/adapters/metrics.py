@@ -101,6 +101,9 @@ class _LevelsCollector(Collector):
 class PrometheusMetrics:
     """The :class:`~odin_cards.server.core.ports.Metrics` port, with its own registry."""
 
+    content_type = CONTENT_TYPE
+    """The media type of :meth:`exposition`."""
+
     def __init__(self, process: bool = True) -> None:
         """``process``: also export this process's CPU seconds, memory and open files
         (``process_*``, read from ``/proc`` at scrape time; Linux only)."""

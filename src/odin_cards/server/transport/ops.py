@@ -4,7 +4,8 @@
 process whose ``/healthz`` stops answering. ``/readyz`` answers 200 when the database (and
 Redis, where one is configured) answer and the process is not draining; otherwise 503 with
 the project's error shape and the reason, so a load balancer or monitoring sends players
-elsewhere. ``/metrics`` is the Prometheus text exposition of :class:`PrometheusMetrics`.
+elsewhere. ``/metrics`` is the text exposition of the server's metrics (:class:`Exposition`:
+Prometheus's, ``adapters/metrics.py``, given by the composition root).
 
 A public server meets hostile clients here too: a flood of ``/readyz`` must not become a
 flood of database round trips, so concurrent checks share one, and a result is reused for
@@ -22,8 +23,6 @@ from typing import Any, Protocol
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, Response
-
-from odin_cards.server.adapters.metrics import CONTENT_TYPE, PrometheusMetrics
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +49,18 @@ class Probes(Protocol):
     def connections(self) -> int: ...
 
     def bot_queue_length(self) -> int: ...
+
+
+class Exposition(Protocol):
+    """The server's metrics as ``/metrics`` shows them (``adapters/metrics.py``)."""
+
+    content_type: str
+    """The exposition's media type."""
+
+    def read_from(self, readings: Probes) -> None:
+        """Read the levels (tables, leases, connections, bot queue) from ``readings``."""
+
+    def exposition(self) -> bytes: ...
 
 
 @dataclass
@@ -117,7 +128,7 @@ def drain(app: FastAPI) -> None:
     readiness.draining = True
 
 
-def install_ops(app: FastAPI, probes: Probes, metrics: PrometheusMetrics) -> None:
+def install_ops(app: FastAPI, probes: Probes, metrics: Exposition) -> None:
     """Add ``/healthz``, ``/readyz`` and ``/metrics`` to ``app`` (GET and HEAD, not cached)."""
     readiness = Readiness(probes)
     app.state.readiness = readiness
@@ -137,7 +148,7 @@ def install_ops(app: FastAPI, probes: Probes, metrics: PrometheusMetrics) -> Non
         return JSONResponse({"status": "ready", **body}, headers=NO_CACHE)
 
     async def metrics_text() -> Response:
-        return Response(metrics.exposition(), media_type=CONTENT_TYPE, headers=NO_CACHE)
+        return Response(metrics.exposition(), media_type=metrics.content_type, headers=NO_CACHE)
 
     for path, route in (("/healthz", healthz), ("/readyz", readyz), ("/metrics", metrics_text)):
         app.add_api_route(path, route, methods=["GET", "HEAD"], include_in_schema=False)
