@@ -10,10 +10,15 @@ around this)::
         print(stats.label, stats.win_share, stats.ci_low, stats.ci_high)
 """
 
-from odin_cards.tools.arena.agents import AgentError, AgentFunction, is_agent_path, load_agent
+from odin_cards.tools.arena.agents import (
+    AgentError,
+    AgentFunction,
+    Budget,
+    is_agent_path,
+    load_agent,
+)
 from odin_cards.tools.arena.entrants import (
     ArenaError,
-    Budget,
     Entrant,
     budget_text,
     make_entrant,

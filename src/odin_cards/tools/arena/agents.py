@@ -32,13 +32,11 @@ import re
 import sys
 import zlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from odin_cards.contract import ActionLike, GameState
-
-if TYPE_CHECKING:
-    from odin_cards.tools.arena.entrants import Budget
 
 AgentFunction = Callable[[Any, Sequence[ActionLike]], ActionLike | int | str]
 """The signature of a plain agent: the seat's view and legal actions to the action chosen."""
@@ -49,6 +47,26 @@ AgentMaker = Callable[["Budget"], "AgentPlayer"]
 _PATH = re.compile(
     r"^(?P<module>[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*|[^:]+\.py):(?P<name>[A-Za-z_][\w]*)$"
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long a bot may think a move: wall-clock seconds and/or search iterations
+    (``None``: no limit of that kind). What an agent's ``choose`` is given."""
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+    def as_dict(self) -> dict[str, float]:
+        """The limits it sets, by name (what :data:`odin_cards.plugin.Players` takes)."""
+        limits: dict[str, float] = {}
+        if self.seconds is not None:
+            limits["seconds"] = self.seconds
+        if self.iterations is not None:
+            limits["iterations"] = self.iterations
+        return limits
+
+
 _LOADED: dict[str, AgentMaker] = {}
 """Agents already loaded in this process, by import path (each module is imported once)."""
 
@@ -179,6 +197,4 @@ def agent_factory(path: str) -> AgentMaker:
 
 def load_agent(path: str, budget: Budget | None = None) -> AgentPlayer:
     """A player playing as the agent at ``path``; :class:`AgentError` if it cannot be loaded."""
-    from odin_cards.tools.arena.entrants import Budget
-
     return agent_factory(path)(budget or Budget())

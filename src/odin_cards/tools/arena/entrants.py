@@ -24,29 +24,11 @@ from dataclasses import dataclass, field, replace
 from odin_cards.contract import GameState, SetupError
 from odin_cards.games import default_key, plugin_of
 from odin_cards.plugin import Choose, GamePlugin, Player
-from odin_cards.tools.arena.agents import AgentError, agent_factory, is_agent_path
+from odin_cards.tools.arena.agents import AgentError, Budget, agent_factory, is_agent_path
 
 
 class ArenaError(ValueError):
     """A bad arena set-up (bot names, budgets, counts): reported to the user, never a crash."""
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """How long a bot may think a move: wall-clock seconds and/or search iterations
-    (``None``: no limit of that kind). What an agent's ``choose`` is given."""
-
-    seconds: float | None = None
-    iterations: int | None = None
-
-    def as_dict(self) -> dict[str, float]:
-        """The limits it sets, by name (what :data:`odin_cards.plugin.Players` takes)."""
-        limits: dict[str, float] = {}
-        if self.seconds is not None:
-            limits["seconds"] = self.seconds
-        if self.iterations is not None:
-            limits["iterations"] = self.iterations
-        return limits
 
 
 @dataclass(frozen=True, slots=True)
