@@ -13,6 +13,7 @@ import pytest
 
 from odin_cards.server.adapters.memory import MemoryDatabase, MemoryEventLog
 from odin_cards.server.adapters.memory_cluster import MemoryHub, MemoryLeaseStore
+from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.tables.cluster import HANDOVER_AFTER, ClusteredOwnership, ClusterPorts
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.core.tables.replicas import REPLICA_IDLE
@@ -130,6 +131,23 @@ async def test_an_action_at_a_replica_is_applied_once_by_the_owner(processes: Pr
 
 def mine_count(processes: Processes, table_id: str) -> int:
     return len(processes.db.logs.get(table_id, []))
+
+
+async def test_a_seat_the_replica_has_not_heard_of_opens_there(processes: Processes) -> None:
+    """The owner's word of a new seat (its facts, on the bus) may come after the player's
+    ``hello`` at a replica: the replica reads the stored seats before it refuses the token
+    (a two-process test once failed so, about one run in fifteen under load)."""
+    owned = await processes.a.create(3, {}, {})
+    replica = await processes.b.get(owned.id)
+    processes.hub.buses["b"].unfollow(owned.id)  # b hears nothing of the seat
+    token = await processes.a.take_seat(owned, 1, "Ben")
+    await settle()
+    assert replica.seats[1].token_hash is None
+    ben = await processes.watch(processes.b, owned.id, token)
+    assert ben.of("welcome")[0]["seat"] == 1 and replica.seats[1].name == "Ben"
+    with pytest.raises(DomainError) as refused:
+        await processes.watch(processes.b, owned.id, "no-such-token")
+    assert refused.value.code == "unauthorized"
 
 
 async def test_a_replica_that_missed_updates_reads_them_from_the_log(

@@ -34,6 +34,7 @@ from odin_cards.server.core.ports import (
     Metrics,
     SeatHolder,
     SocialStore,
+    StoreUnavailable,
     TableRecord,
     TableStore,
 )
@@ -272,9 +273,7 @@ class Hall:
         async with table.lock:
             seat = None
             if token is not None:
-                seat = table.seat_of(token)
-                if seat is None:
-                    raise DomainError("unauthorized", "this token holds no seat at this table")
+                seat = await self._seat_of(table, token)
             session.seat = seat
             self.sessions.join(table.id, session)
             if table.id not in self.directory.tables:  # it left memory since it was looked up
@@ -293,6 +292,22 @@ class Hall:
             self.stand_ins.greet(session, table)
             self.turns.schedule(table)  # a paused table resumes when someone comes
             self.ownership.connections_changed(table)
+
+    async def _seat_of(self, table: LiveTable, token: str) -> int:
+        """The token's seat (the caller holds the table's lock). A replica that does not
+        know the token reads the stored seats first: a seat its owner just gave is stored
+        before the player holds its token, but its owner's word of it may not have come
+        over the bus yet."""
+        seat = table.seat_of(token)
+        if seat is None and not self.ownership.owns(table):
+            try:
+                await self.seats.reread(table)
+            except StoreUnavailable:
+                raise DomainError("unavailable", "the table cannot be read now") from None
+            seat = table.seat_of(token)
+        if seat is None:
+            raise DomainError("unauthorized", "this token holds no seat at this table")
+        return seat
 
     def leave(self, table: LiveTable, session: Session) -> None:
         """``session`` is gone; a table nobody watches stops asking for bot moves."""
