@@ -180,7 +180,7 @@ async def test_a_table_that_leaves_memory_forgets_its_presence(world: World) -> 
     world.hall.leave(table, ann)
     world.hall.drop(table)
     await world.clock.advance(GRACE)  # the grace's timer finds nothing to do
-    assert table.id not in world.hall.presence._tables
+    assert not world.hall.presence.keeps(table.id)
 
 
 # ---------------------------------------------------------------- the real server
@@ -214,4 +214,4 @@ async def test_a_closed_table_keeps_no_presence(world: World) -> None:
     world.hall.drop(table)
     world.hall.leave(table, ann)  # its connections go afterwards
     await world.clock.advance(GRACE)
-    assert table.id not in world.hall.presence._tables
+    assert not world.hall.presence.keeps(table.id)

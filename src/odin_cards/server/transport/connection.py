@@ -1,4 +1,4 @@
-"""One WebSocket connection: its outgoing queue, its rate limits, and whom it speaks for.
+"""One WebSocket connection: its outgoing queue and its rate limits (the core's outbox).
 
 Tables never wait for a slow client: they put messages on the connection's queue and a
 writer task sends them in order. The queue is bounded in bytes (``send_queue_bytes``): a

@@ -151,6 +151,11 @@ class Presence:
         if seen is not None:
             seen.remote.clear()
 
+    def keeps(self, table_id: str) -> bool:
+        """Whether anything of the table's connections is kept here (a closed table, or
+        one that left memory, keeps nothing)."""
+        return table_id in self._tables
+
     def forget(self, table_id: str) -> None:
         """The table left memory."""
         self._tables.pop(table_id, None)
