@@ -124,9 +124,7 @@ def encode(message: ServerMessage) -> str:
     """The JSON text of ``message``, exactly as ``docs/protocol.md`` shows it."""
     match message:
         case Update(version, events, state, resync):
-            extra = ',"resync":true' if resync else ""
-            head = f'{{"type":"update","version":{version}{extra},'
-            return f'{head}"events":{events},"state":{state}}}'
+            return update_text(version, events, state, resync)
         case Ack(id, version):
             return dump({"type": "ack", "id": id, "version": version})
         case Error(code, text, id):
@@ -149,6 +147,13 @@ def encode(message: ServerMessage) -> str:
         case Pong():
             return _PONG
     raise TypeError(f"not a server message: {message!r}")  # pragma: no cover (closed set)
+
+
+def update_text(version: int, events: str, state: str, resync: bool = False) -> str:
+    """An :class:`Update`'s text, spliced from JSON encoded once (``events``, ``state``):
+    the fan-out's path, one string join per session."""
+    extra = ',"resync":true' if resync else ""
+    return f'{{"type":"update","version":{version}{extra},"events":{events},"state":{state}}}'
 
 
 def error(refusal: DomainError) -> str:
@@ -174,4 +179,5 @@ __all__ = [
     "dump",
     "encode",
     "error",
+    "update_text",
 ]

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from odin_cards.server.core.protocol.server import ServerMessage, TableShown, Update, encode
+from odin_cards.server.core.protocol.server import ServerMessage, TableShown, encode, update_text
 from odin_cards.server.core.tables.sessions import Sessions
 from odin_cards.server.core.tables.table import LiveTable
 
@@ -62,7 +62,7 @@ class FanOut:
                 if state is None:
                     state = states[seat] = make(seat)
                 events = shared if session.version == since else table.events_json(session.version)
-                session.send(Update(version, events, state))
+                session.send_text(update_text(version, events, state))
                 session.version = version
         for hook in self.after_update:
             hook(table)
