@@ -98,24 +98,23 @@ class MovePipeline:
         """One action of ``seat`` at the table's owner; the version after it. ``reply`` is
         acknowledged before the update it caused."""
         key = (table.id, client_id or "")
-        waiting = reply is not None and client_id is not None
-        if waiting:
-            assert reply is not None
-            self.awaiting.setdefault(key, []).append(reply)
+        waiting = reply if client_id is not None else None
+        if waiting is not None:
+            self.awaiting.setdefault(key, []).append(waiting)
         try:
             answer = await self.ownership.execute(table, Act(seat, text, version, client_id))
         except DomainError as refusal:
             raise DomainError(refusal.code, refusal.message, refusal.id or client_id) from None
         finally:
-            unacknowledged = waiting and self._unawait(key, reply)
-        assert isinstance(answer, Acted)
-        if unacknowledged and reply is not None and client_id is not None:
-            reply.send(Ack(client_id, answer.version))  # a repeat, or its update is to come
+            unacknowledged = waiting is not None and self._unawait(key, waiting)
+        assert isinstance(answer, Acted)  # (the answer of an Act)
+        if unacknowledged and waiting is not None and client_id is not None:
+            waiting.send(Ack(client_id, answer.version))  # a repeat, or its update is to come
         if answer.count > table.game.action_count:
             self.spawn(self.reach(table, answer.count))  # a replica shows it soon
         return answer.version
 
-    def _unawait(self, key: tuple[str, str], reply: Session | None) -> bool:
+    def _unawait(self, key: tuple[str, str], reply: Session) -> bool:
         """Whether ``reply`` was still waiting for its ack (it stops waiting)."""
         waiting = self.awaiting.get(key)
         if waiting is None or reply not in waiting:

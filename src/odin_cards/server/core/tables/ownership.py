@@ -27,7 +27,7 @@ ownership object too, so the rest of the core never asks which one it has.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
 from odin_cards.server.core.errors import DomainError
@@ -42,7 +42,6 @@ M = TypeVar("M", bound=BusMessage)
 
 Handler = Callable[[LiveTable, Any], Awaitable[Answer]]
 Listener = Callable[[LiveTable, Any], Awaitable[None]]
-Spawn = Callable[[Coroutine[Any, Any, None]], None]
 
 
 class NotOwner(Exception):
