@@ -121,7 +121,8 @@ def _reconnected(pages: dict[int, Page], every: bool = True) -> Iterator[None]:
 
     def welcomes() -> dict[int, int]:
         return {
-            seat: page.evaluate("window.odinTable.connection.welcomes") for seat, page in pages.items()
+            seat: page.evaluate("window.odinTable.connection.welcomes")
+            for seat, page in pages.items()
         }
 
     before = welcomes()
