@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import importlib
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, cast
 
@@ -45,8 +45,40 @@ has not seen; the platform splices the result into its messages without reading 
 Limits = Callable[[Mapping[str, Any]], "str | None"]
 """What is wrong with a set-up the rules accept, for a public server (``None``: nothing)."""
 
-Analyse = Callable[[Mapping[str, Any], int], dict[str, Any]]
-"""(a finished game's record as a dict, search iterations) -> its analysis, JSON-safe."""
+Progress = Callable[[int, int], None]
+"""Called with (actions done, actions in all) as a long piece of work goes."""
+
+
+class Analyse(Protocol):
+    """A finished game's analysis (``docs/analysis.md``: every move judged, a summary per
+    seat), JSON-safe, from its record's dict; the same for the same record, iterations and
+    seed on any machine. Raises ``ValueError`` for a record that does not replay."""
+
+    def __call__(
+        self,
+        record: Mapping[str, Any],
+        iterations: int,
+        seed: int = 0,
+        progress: Progress | None = None,
+    ) -> dict[str, Any]: ...
+
+
+class Traces(Protocol):
+    """A game's conformance traces (``odin traces``): a file other implementations of the
+    rules test against, one hand or game a JSON line (Odin's: ``docs/RULES.md``)."""
+
+    def read(self, lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+        """The traces of a file's lines (``ValueError`` for a line that is not JSON)."""
+        ...
+
+    def check(self, number: int, trace: dict[str, Any]) -> object | None:
+        """Where the engine and trace ``number`` disagree (printable), or ``None``;
+        ``KeyError``/``TypeError`` for a trace that is not one."""
+        ...
+
+    def write(self, count: int, seed: int, players: Sequence[int]) -> Iterator[str]:
+        """``count`` new traces from ``seed``, cycling through ``players``, as lines."""
+        ...
 
 
 # ------------------------------------------------------------------ the command line
@@ -298,7 +330,10 @@ class GamePlugin:
     """-> :data:`Replay`, how ``odin replay`` prints a record of the game; ``None``: each
     public event as JSON, one a line."""
     analysis: Ref | None = None
-    """-> :data:`Analyse`, run in the analysis worker; ``None``: games are not analysed."""
+    """-> :class:`Analyse`, run in the analysis worker (the replay page) and by ``odin
+    analyse``; ``None``: games are not analysed."""
+    traces: Ref | None = None
+    """-> :class:`Traces`, what ``odin traces`` checks and writes; ``None``: none."""
     environments: Mapping[str, Ref] = field(default_factory=dict)
     """Research environments by kind (``"pettingzoo"``, ``"gymnasium"``, ``"openspiel"``),
     and ``"bench"``: their speed figures for ``odin bench`` (an object with ``missing()``,
@@ -332,6 +367,9 @@ class GamePlugin:
 
     def load_analysis(self) -> Analyse | None:
         return None if self.analysis is None else cast(Analyse, resolve(self.analysis))
+
+    def load_traces(self) -> Traces | None:
+        return None if self.traces is None else cast(Traces, resolve(self.traces))
 
     def load_players(self) -> Players | None:
         return None if self.players is None else cast(Players, resolve(self.players))
@@ -390,6 +428,7 @@ __all__ = [
     "Player",
     "Players",
     "Preset",
+    "Progress",
     "ReadFlags",
     "Ref",
     "Remote",
@@ -398,5 +437,6 @@ __all__ = [
     "States",
     "TerminalBot",
     "TerminalTable",
+    "Traces",
     "resolve",
 ]

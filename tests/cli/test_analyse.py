@@ -9,6 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from odin_cards.cli import app
+from odin_cards.name_of_odin.rules import NAME_OF_ODIN
 from odin_cards.odin.bots import Budget, ask, make_bot
 from odin_cards.odin.rules import Game, Options
 
@@ -72,3 +73,14 @@ def test_a_broken_record_or_bad_budget_is_refused_in_one_line(tmp_path: Path) ->
     assert result.output.startswith("odin analyse: ") and "does not replay" in result.output
     result = runner.invoke(app, ["analyse", str(record), "-n", "5"])
     assert result.exit_code == 2 and "--iterations" in result.output
+
+
+def test_a_game_that_is_not_analysed_is_refused_in_one_line(tmp_path: Path) -> None:
+    """The analysis is the game's (its plugin's ``analysis``): In the Name of Odin has none."""
+    game = NAME_OF_ODIN.new_game(2, {}, seed=4)
+    record = tmp_path / "noo.json"
+    record.write_text(json.dumps(game.record().to_dict()))
+    result = runner.invoke(app, ["analyse", str(record)])
+    assert result.exit_code == 1
+    said = " ".join(result.output.split())  # (a long temporary path may wrap the line)
+    assert said == f"odin analyse: {record}: records of In the Name of Odin are not analysed"

@@ -110,6 +110,17 @@ def test_traces_write_then_check(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "12 of 12 hands match" in result.output
 
 
+def test_traces_are_the_games_and_a_game_without_them_is_refused(tmp_path: Path) -> None:
+    """``odin traces`` reaches a game's traces through its plugin: In the Name of Odin
+    offers none, and its player counts are not Odin's."""
+    result = runner.invoke(app, ["traces", "--game", "name-of-odin", "--check", "x.jsonl"])
+    assert result.exit_code == 1
+    assert result.output.strip() == "odin traces: In the Name of Odin has no conformance traces"
+    path = tmp_path / "seven.jsonl"
+    result = runner.invoke(app, ["traces", "--write", str(path), "--players", "7"])
+    assert result.exit_code == 2 and "player counts are 2 to 6" in result.output
+
+
 def test_bench_prints_its_figures() -> None:
     result = runner.invoke(app, ["bench", "--players", "2", "--seconds", "0.2"])
     assert result.exit_code == 0, result.output

@@ -1,4 +1,5 @@
-"""``odin traces``: check a conformance file against the engine, or write new ones."""
+"""``odin traces``: check a conformance file against a game's engine, or write new ones (for
+the games whose plugin offers ``traces``: Odin's are ``docs/RULES.md``'s)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from odin_cards.cli import options as opt
 from odin_cards.cli.app import CommandError, OdinCommand
 from odin_cards.cli.paths import STDOUT, check_output, plural, read_text, write_text
 
@@ -22,25 +24,32 @@ def traces_command(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the written traces.")] = 1,
     players: Annotated[
         list[int] | None,
-        typer.Option("--players", help="Player counts to cycle through (default 2 to 6)."),
+        typer.Option("--players", help="Player counts to cycle through (default: every count)."),
     ] = None,
     show: Annotated[int, typer.Option("--show", min=0, help="Mismatches to print in detail.")] = 5,
+    game: opt.GameKey = None,
 ) -> None:
     """Check (--check FILE) or write (--write FILE --hands N --seed S) conformance traces."""
     from rich.console import Console
     from rich.text import Text
 
-    from odin_cards.odin.traces import check_trace, read_traces, write_traces
-
+    plugin = opt.game_plugin(game)
+    traces = plugin.load_traces()
+    if traces is None:
+        raise CommandError(f"{plugin.name} has no conformance traces")
+    rules = opt.game_rules(plugin)
     console = Console(highlight=False, markup=False)
     if (check is None) == (write is None):
         raise typer.BadParameter("give exactly one of --check FILE or --write FILE")
     if write is not None:
-        counts = players or [2, 3, 4, 5, 6]
-        if any(not 2 <= p <= 6 for p in counts):
-            raise typer.BadParameter("player counts are 2 to 6", param_hint="--players")
+        fewest, most = rules.min_players, rules.max_players
+        counts = players or list(range(fewest, most + 1))
+        if any(not fewest <= p <= most for p in counts):
+            raise typer.BadParameter(
+                f"player counts are {fewest} to {most}", param_hint="--players"
+            )
         check_output(write, "--write")
-        lines = write_traces(hands, seed, counts)
+        lines = traces.write(hands, seed, counts)
         write_text(write, "".join(line + "\n" for line in lines))
         if write != STDOUT:
             console.print(f"wrote {plural(hands, 'hand')} to {write}")
@@ -50,9 +59,9 @@ def traces_command(
     total = 0
     mismatches = []
     try:
-        for number, trace in enumerate(read_traces(text.splitlines())):
+        for number, trace in enumerate(traces.read(text.splitlines())):
             total += 1
-            mismatch = check_trace(number, trace)
+            mismatch = traces.check(number, trace)
             if mismatch is not None:
                 mismatches.append(mismatch)
     except ValueError as error:

@@ -101,6 +101,7 @@ PLUGIN = GamePlugin(
     remote="odin_cards.odin.play.remote:screen",
     replay="odin_cards.odin.play.replay:replay",
     analysis="odin_cards.odin.analysis.annotate:analyse_to_dict",
+    traces="odin_cards.odin.traces:TRACES",
     environments={
         "pettingzoo": "odin_cards.odin.env.odin_v0:env",
         "gymnasium": "odin_cards.odin.env.single:OdinSingleAgentEnv",

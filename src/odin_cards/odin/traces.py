@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,9 +135,26 @@ def trace_hand(players: int, seed: int | str, rng: random.Random) -> dict[str, A
     }
 
 
-def write_traces(hands: int, seed: int, players: list[int]) -> Iterator[str]:
+def write_traces(hands: int, seed: int, players: Sequence[int]) -> Iterator[str]:
     """``hands`` JSON lines, cycling through the player counts in ``players``."""
     rng = random.Random(f"odin-traces:{seed}")
     for index in range(hands):
         count = players[index % len(players)]
         yield json.dumps(trace_hand(count, f"trace:{seed}:{index}", rng))
+
+
+class OdinTraces:
+    """Odin's conformance traces as its plugin offers them (``odin traces``)."""
+
+    def read(self, lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+        return read_traces(lines)
+
+    def check(self, number: int, trace: dict[str, Any]) -> Mismatch | None:
+        return check_trace(number, trace)
+
+    def write(self, count: int, seed: int, players: Sequence[int]) -> Iterator[str]:
+        return write_traces(count, seed, players)
+
+
+TRACES = OdinTraces()
+"""The plugin's ``traces``."""

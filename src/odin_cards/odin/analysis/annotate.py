@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from odin_cards.odin.analysis.engine import move_values
+from odin_cards.odin.bots.compiled import prepare
 from odin_cards.odin.rules import Game, GameRecord
 
 INACCURACY: Final = 0.75
@@ -200,10 +201,14 @@ def analyse_record(data: Any, iterations: int = 400, seed: int = 0) -> Analysis:
     return analyse_game(GameRecord.from_dict(data), iterations, seed)
 
 
-def analyse_to_dict(data: Any, iterations: int) -> dict[str, Any]:
-    """The plugin's analysis (:data:`odin_cards.plugin.Analyse`): a record's dict in, the
-    analysis's JSON data out."""
-    return analyse_record(data, iterations).to_dict()
+def analyse_to_dict(
+    data: Any, iterations: int, seed: int = 0, progress: Progress | None = None
+) -> dict[str, Any]:
+    """The plugin's analysis (:class:`odin_cards.plugin.Analyse`): a record's dict in, the
+    analysis's JSON data out. With numba it waits for the compiled play-outs first: the
+    same verdicts, sooner. A record that does not replay is a ``ValueError``."""
+    prepare()
+    return analyse_game(GameRecord.from_dict(data), iterations, seed, progress).to_dict()
 
 
 __all__ = [
