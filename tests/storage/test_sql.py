@@ -12,7 +12,8 @@ import sqlalchemy as sa
 
 from odin_cards.server.adapters import Database, SqlEventLog, SqlTableStore, open_database, sql_log
 from odin_cards.server.adapters.sql_accounts import SqlAccountStore
-from odin_cards.server.adapters.sql_people import SqlMatchStore, SqlPeopleStore
+from odin_cards.server.adapters.sql_matches import SqlMatchStore
+from odin_cards.server.adapters.sql_people import SqlPeopleStore
 from odin_cards.server.adapters.sql_ratings import SqlRatingStore
 from odin_cards.server.adapters.sql_schema import make_engine
 from odin_cards.server.adapters.sql_social import SqlSocialStore

@@ -20,7 +20,8 @@ from odin_cards.server.adapters.sql_accounts import SqlAccountStore
 from odin_cards.server.adapters.sql_errors import FAILURES, storing
 from odin_cards.server.adapters.sql_leases import SqlLeaseStore
 from odin_cards.server.adapters.sql_log import SqlEventLog
-from odin_cards.server.adapters.sql_people import SqlMatchStore, SqlPeopleStore
+from odin_cards.server.adapters.sql_matches import SqlMatchStore
+from odin_cards.server.adapters.sql_people import SqlPeopleStore
 from odin_cards.server.adapters.sql_ratings import SqlRatingStore
 from odin_cards.server.adapters.sql_schema import make_engine, migrate
 from odin_cards.server.adapters.sql_social import SqlSocialStore
