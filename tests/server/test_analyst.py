@@ -52,7 +52,7 @@ async def test_close_kills_a_busy_worker_at_once_and_a_later_analysis_starts_afr
         pid = analyst.pid
         assert pid is not None
         busy = asyncio.ensure_future(analyst.analyse("odin", record, 10**7))  # hours of work
-        while not analyst._one.locked():
+        while not analyst.busy:
             await asyncio.sleep(0)
         started = time.monotonic()
         analyst.close()

@@ -19,7 +19,12 @@ from typing import Any
 import pytest
 
 from odin_cards.odin.rules import Options, parse_action
-from odin_cards.server.adapters.bot_runner import ProcessBotRunner, think_time, turn_of
+from odin_cards.server.adapters.bot_runner import (
+    ProcessBotRunner,
+    think_time,
+    turn_of,
+    worker_executor,
+)
 from odin_cards.server.core.ports import BotRequest
 from odin_cards.workers.bot_worker import Move, Turn, choose, replay, stand_in
 
@@ -392,35 +397,56 @@ def test_a_bot_that_raises_is_answered_by_a_random_move() -> None:
     assert legal(req, move.action)
 
 
-class _NoDescriptors(Executor):
-    """An executor that fails as a process pool does when no file descriptor is left."""
+class _AtTheLimit:
+    """Makes the lanes' workers (``ProcessBotRunner(executors=...)``); once ``limit`` is
+    reached, a worker made earlier fails every submission as a process pool does when no
+    file descriptor is left, and the next ``refused`` workers cannot be made at all."""
 
-    def submit(self, *args: Any, **kwargs: Any) -> Any:
-        raise OSError(24, "Too many open files")
+    def __init__(self) -> None:
+        self.reached = False
+        self.refused = 0
+        self.made: list[Executor] = []
+
+    def __call__(self, lane: str) -> Executor:
+        if self.refused:
+            self.refused -= 1
+            raise OSError(24, "Too many open files")
+        executor = _Failing(worker_executor(True, lane), self)
+        self.made.append(executor)
+        return executor
+
+
+class _Failing(Executor):
+    def __init__(self, real: Executor, limit: _AtTheLimit) -> None:
+        self.real = real
+        self.limit = limit
+        self.old = False
+        """Made before the limit was reached: then every submission fails."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if self.old:
+            raise OSError(24, "Too many open files")
+        return self.real.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.real.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 async def test_a_worker_that_cannot_be_reached_is_replaced_and_the_lane_recovers(
-    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     """At the file limit a submission fails and so may a new worker's start: the move gets
     a stand-in at once, and the lane gets a working worker back as soon as it can."""
     caplog.set_level(logging.ERROR, "odin_cards.server.adapters.bot_runner")
-    runner = ProcessBotRunner(1)
+    limit = _AtTheLimit()
+    runner = ProcessBotRunner(1, executors=limit)
     try:
         await asyncio.wait_for(runner.started(), 60)
         quick_pid = runner.pids[0]
-        runner._quick.slots[0].executor.shutdown(wait=True)
-        runner._quick.slots[0].executor = _NoDescriptors()
-        make = runner._executor
-        failures = iter([OSError(24, "Too many open files")])
-
-        def executor_at_the_limit(lane: Any) -> Executor:
-            failure = next(failures, None)
-            if failure is not None:
-                raise failure
-            return make(lane)
-
-        monkeypatch.setattr(runner, "_executor", executor_at_the_limit)
+        for executor in limit.made:
+            assert isinstance(executor, _Failing)
+            executor.old = True  # the limit is reached: the running workers fail...
+        limit.refused = 1  # ...and so does the first new one
         blocked = request("emfile-1", "heuristic")
         assert legal(blocked, await asyncio.wait_for(runner.move(blocked), 10))
         assert "could not reach its worker (OSError)" in caplog.text

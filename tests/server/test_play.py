@@ -88,13 +88,14 @@ async def test_the_record_is_there_as_soon_as_the_players_saw_the_game_end(
 
 def _deafen(bus: Any) -> None:
     """The bus of the process under test stops delivering the tables' moves to it."""
-    heard = bus._handler
+    heard = bus.handler
+    assert heard is not None
 
     async def deaf(table_id: str | None, message: dict[str, Any]) -> None:
         if message.get("kind") != "action":
             await heard(table_id, message)
 
-    bus._handler = deaf
+    bus.listen(deaf)
 
 
 async def test_two_people_and_a_bot_play_a_whole_game(server: Server) -> None:

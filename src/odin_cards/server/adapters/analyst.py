@@ -56,6 +56,11 @@ class WorkerAnalyst:
                 raise
 
     @property
+    def busy(self) -> bool:
+        """Whether an analysis is running (or being handed to the worker) now."""
+        return self._one.locked()
+
+    @property
     def pid(self) -> int | None:
         """The worker's process id (``None`` before the first analysis and after close)."""
         return self._pid

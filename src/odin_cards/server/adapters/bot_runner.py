@@ -156,7 +156,11 @@ class ProcessBotRunner:
         hang_slack: float = 2.0,
         think: Think = choose,
         clock: Callable[[], float] = time.monotonic,
+        executors: Callable[[str], Executor] | None = None,
     ) -> None:
+        """``executors`` makes each lane's worker (given the lane's name, ``"quick"`` or
+        ``"timed"``): by default :func:`worker_executor`, a process (a thread with no
+        ``workers``); tests put failing ones in its place."""
         if workers < 0:
             raise ValueError(f"workers must be 0 or more, not {workers}")
         self.processes = workers > 0
@@ -165,6 +169,7 @@ class ProcessBotRunner:
         self.hang_slack = hang_slack
         self.think = think
         self.clock = clock
+        self.executors = executors or (lambda lane: worker_executor(self.processes, lane))
         self._quick = _Lane("quick", timed=False, size=1)
         self._timed = _Lane("timed", timed=True, size=max(1, workers))
         self._overhead = 0.0
@@ -394,14 +399,7 @@ class ProcessBotRunner:
                     self._warming.add(self._spawn(self._warm(lane, slot)))
 
     def _executor(self, lane: _Lane) -> Executor:
-        if not self.processes:
-            return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"bot-{lane.name}")
-        return ProcessPoolExecutor(
-            max_workers=1,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=watch_parent,
-            initargs=(os.getpid(),),
-        )
+        return self.executors(lane.name)
 
     async def _warm(self, lane: _Lane, slot: _Slot, fresh: bool = False) -> None:
         """Start the slot's worker (outside any move's deadline) and learn its process id.
@@ -457,6 +455,19 @@ class ProcessBotRunner:
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(self._warming.discard)
         return task
+
+
+def worker_executor(processes: bool, lane: str) -> Executor:
+    """A lane's worker: a spawned process that exits when this one is gone, or, without
+    processes, a thread."""
+    if not processes:
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"bot-{lane}")
+    return ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=watch_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 def _seconds_of(game: str, level: str) -> float | None:

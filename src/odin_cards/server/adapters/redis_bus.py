@@ -119,6 +119,11 @@ class RedisMessaging:
     def listen(self, handler: BusHandler) -> None:
         self._handler = handler
 
+    @property
+    def handler(self) -> BusHandler | None:
+        """What :meth:`listen` was given (a test wraps it to lose messages on purpose)."""
+        return self._handler
+
     # ------------------------------------------------------------ router
 
     def serve(self, handler: RequestHandler) -> None:
