@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from odin_cards.server.transport.pages import PAGES, page_html
+from odin_cards.server.transport.pages import GAME_PAGE_TEMPLATE, PAGES, page_html
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "odin_cards" / "server" / "static"
@@ -36,6 +36,12 @@ def _all_strings(lang: str) -> dict[str, str]:
     return {**_words(STATIC, lang), **_words(ODIN, lang)}
 
 
+def _rendered_pages() -> list[str]:
+    """Every page's HTML: the shell's and a game's own (Odin's rules)."""
+    pages = [page_html(template) for template in sorted(set(PAGES.values()))]
+    return [*pages, page_html(GAME_PAGE_TEMPLATE, game="odin", page="rules", css=True)]
+
+
 def _used_keys(scripts: Path) -> set[str]:
     """Keys named literally in t("...") calls, in the message keys of the pure state
     modules (`key: "..."`) and, for the shell, in the templates' data-i18n attributes."""
@@ -46,8 +52,7 @@ def _used_keys(scripts: Path) -> set[str]:
         keys |= set(re.findall(r"[{,]\s*key: \"([a-z0-9_]+)\"", text))
         keys |= set(re.findall(r"\bsay: \"([a-z0-9_]+)\"", text))
     if scripts == STATIC / "js":
-        for template in set(PAGES.values()):
-            text = page_html(template)
+        for text in _rendered_pages():
             keys |= set(re.findall(r'data-i18n="([a-z0-9_]+)"', text))
             keys |= set(re.findall(r'data-i18n-attr="[a-z-]+:([a-z0-9_]+)"', text))
     return keys
@@ -123,9 +128,9 @@ def test_every_run_time_key_family_is_known_to_this_test() -> None:
 
 def test_the_no_script_message_is_in_every_language() -> None:
     """Without scripts no language can be chosen: every page says it in all five."""
-    for template in set(PAGES.values()):
-        noscript = re.search(r"<noscript>(.*?)</noscript>", page_html(template), re.S)
-        assert noscript is not None, template
+    for text in _rendered_pages():
+        noscript = re.search(r"<noscript>(.*?)</noscript>", text, re.S)
+        assert noscript is not None
         for lang in LANGUAGES:
             assert f'<span lang="{lang}">{_strings(lang)["noscript"]}</span>' in noscript.group(1)
 

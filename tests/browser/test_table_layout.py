@@ -231,7 +231,7 @@ def test_keyboard_play_and_spoken_moves(context: BrowserContext, server: str) ->
 def test_cards_keep_their_colour_and_symbol(context: BrowserContext, server: str) -> None:
     """Small cards show their colour's symbol; unusable cards stay in their colour."""
     page = context.new_page()
-    page.goto(server + "/static/help.html")  # an Odin page: its cards' stylesheet is there
+    page.goto(server + "/games/odin/rules")  # an Odin page: its cards' stylesheet is there
     expect(page.get_by_test_id("example").first).to_be_visible()
     looks = page.evaluate(
         """async () => {

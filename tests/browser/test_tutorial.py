@@ -1,4 +1,4 @@
-"""The first-game tutorial (/static/tutorial.html) played to its end through the page,
+"""The first-game tutorial (/games/odin/tutorial, Odin's page) played to its end through the page,
 as a new player would: each step's move by clicking cards, Play, Pass or the card to take;
 a wrong move is refused with a hint and changes nothing. Checked with axe-core, and
 photographed in light and dark on a laptop and a phone."""
@@ -57,7 +57,7 @@ def test_the_tutorial_to_its_end(
         page.evaluate(
             "(t) => localStorage.setItem('odin.prefs', JSON.stringify({theme: t}))", theme
         )
-        page.goto(server + "/static/help.html")
+        page.goto(server + "/games/odin/rules")
         page.get_by_test_id("tutorial-link").click()
         say = page.get_by_test_id("tutorial-say")
         expect(say).to_contain_text("The tutor leads blue 4")
@@ -99,13 +99,20 @@ def test_the_new_pages_run_under_the_content_security_policy(browser: Browser, s
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        answer = page.goto(server + "/static/tutorial.html")
+        answer = page.goto(server + "/games/odin/tutorial")
         assert answer is not None and "script-src 'self'" in answer.headers.get(
             "content-security-policy", ""
         )
         expect(page.get_by_test_id("tutorial-say")).to_contain_text("blue 4")
         page.locator('[data-testid="hand"] button[data-card="B2"]').click()
+        page.goto(server + "/games/odin/rules")
+        expect(page.get_by_test_id("example")).to_have_count(5)
+        # The addresses the two pages had before games had pages of their own.
+        page.goto(server + "/static/tutorial.html")
+        assert page.url == server + "/games/odin/tutorial"
+        expect(page.get_by_test_id("tutorial-say")).to_contain_text("blue 4")
         page.goto(server + "/static/help.html")
+        assert page.url == server + "/games/odin/rules"
         expect(page.get_by_test_id("example")).to_have_count(5)
         assert errors == []
     finally:

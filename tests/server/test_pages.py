@@ -1,7 +1,8 @@
 """The browser client's pages and the games' board files (``transport/pages.py``): every
-page's head comes from the one template under the strict CSP; a game's board files are
-served from its plugin's ``web`` package, wherever that package is installed, and nothing
-else is: no other game, no Python, no path out of the package."""
+page's head comes from the one template under the strict CSP; a game's board files and
+its own pages (rules, tutorial) are served from its plugin's ``web`` package, wherever
+that package is installed, and nothing else is: no other game, no Python, no path out of
+the package; the old addresses of Odin's two pages redirect to the default game's."""
 
 from __future__ import annotations
 
@@ -21,9 +22,12 @@ from odin_cards.server.app import create_app
 from odin_cards.server.settings import Settings
 from odin_cards.server.transport.errors import ApiError
 from odin_cards.server.transport.headers import CSP
-from odin_cards.server.transport.pages import PAGES, asset_path, boards, render
+from odin_cards.server.transport.pages import PAGES, asset_path, board_of, boards, render
 
 LANGUAGES = ["ca", "de", "en", "fr", "sv"]
+ODIN = {"css": True, "words": LANGUAGES, "pages": ["rules", "tutorial"]}
+"""What the pages say of Odin's board: a stylesheet, its words, its two pages."""
+GAME_PAGES = ("/games/odin/rules", "/games/odin/tutorial")
 
 
 @pytest.fixture
@@ -68,7 +72,7 @@ def _address(path: str) -> str:
 
 async def test_every_page_has_the_templates_head_under_the_csp(http: httpx.AsyncClient) -> None:
     shared: list[tuple[str, dict[str, str | None]]] | None = None
-    for path in PAGES:
+    for path in [*PAGES, *GAME_PAGES]:
         answer = await http.get(_address(path))
         assert answer.status_code == 200, path
         assert answer.headers["content-type"] == "text/html; charset=utf-8", path
@@ -89,7 +93,7 @@ async def test_every_page_has_the_templates_head_under_the_csp(http: httpx.Async
             (tag, attrs)
             for tag, attrs in page.tags
             if tag in ("meta", "link") and attrs.get("rel") != "stylesheet"
-            if attrs.get("name") != "odin-boards"
+            if attrs.get("name") not in ("odin-boards", "odin-game", "odin-game-page")
         ]
         shared = common if shared is None else shared
         assert common == shared, path
@@ -97,15 +101,49 @@ async def test_every_page_has_the_templates_head_under_the_csp(http: httpx.Async
         assert head.status_code == 200 and head.content == b"", path
 
 
-async def test_the_table_and_replay_pages_name_the_games_with_a_board(
-    http: httpx.AsyncClient,
-) -> None:
-    for path in ("/t/abc123", "/t/abc123/watch", "/t/abc123/replay"):
-        page = _parsed((await http.get(path)).text)
+async def test_every_page_names_the_games_with_a_board(http: httpx.AsyncClient) -> None:
+    for path in [*PAGES, *GAME_PAGES]:
+        page = _parsed((await http.get(_address(path))).text)
         [meta] = page.of("meta", name="odin-boards")
         listed = json.loads(str(meta["content"]))
         # In the Name of Odin has no board of its own: it is played on the plain board.
-        assert listed == {"odin": {"css": True, "words": LANGUAGES}}, path
+        assert listed == {"odin": ODIN}, path
+
+
+async def test_a_games_own_pages(http: httpx.AsyncClient) -> None:
+    """Odin's rules and tutorial: the game's stylesheet and the shell's page script, which
+    hands the page to the game's module (served as a board file)."""
+    for page in ("rules", "tutorial"):
+        answer = await http.get(f"/games/odin/{page}")
+        assert answer.status_code == 200, page
+        head = _parsed(answer.text)
+        sheets = [a["href"] for a in head.of("link", rel="stylesheet")]
+        assert sheets == ["/static/css/odin.css", "/games/odin/board.css", "/static/css/theme.css"]
+        scripts = [a["src"] for a in head.of("script", type="module")]
+        assert scripts == ["/static/js/game-page.js"], page
+        assert head.of("meta", name="odin-game", content="odin"), page
+        assert head.of("meta", name="odin-game-page", content=page), page
+        assert head.of("body", **{"class": f"page-{page}"}), page
+        assert not head.of("nav", id="account-bar"), page  # no accounts on these pages
+        module = await http.get(f"/games/odin/{page}.js")
+        assert module.status_code == 200 and "export function start" in module.text, page
+    for path in ("/games/name-of-odin/rules", "/games/chess/rules", "/games/odin/help"):
+        answer = await http.get(path)
+        assert answer.status_code == 404, path
+        assert answer.json()["error"] == "not_found", path
+
+
+async def test_the_old_addresses_of_odins_pages_redirect(http: httpx.AsyncClient) -> None:
+    for old, new in (
+        ("/static/help.html", "/games/odin/rules"),
+        ("/static/tutorial.html", "/games/odin/tutorial"),
+    ):
+        for method in ("GET", "HEAD"):
+            answer = await http.request(method, old)
+            assert answer.status_code == 301, (method, old)
+            assert answer.headers["location"] == new, (method, old)
+            assert answer.headers["content-security-policy"] == CSP, (method, old)
+        assert (await http.get(old, follow_redirects=True)).status_code == 200, old
 
 
 def test_a_page_whose_template_is_missing_is_no_client() -> None:
@@ -186,15 +224,28 @@ def outside(tmp_path: Path) -> Iterator[GamePlugin]:
 async def test_a_board_from_a_package_outside_the_repository(
     http: httpx.AsyncClient, outside: GamePlugin
 ) -> None:
-    assert boards()[outside.key] == {"css": False, "words": ["en"]}
+    assert boards()[outside.key] == {"css": False, "words": ["en"], "pages": []}
     board = await http.get("/games/tiny/board.js")
     assert board.status_code == 200 and board.text == "export function mount() {}\n"
     assert (await http.get("/games/tiny/i18n/en.json")).json() == {"tiny_word": "Tiny"}
-    for path in ("/games/tiny/board.css", "/games/tiny/leak.js", "/games/tiny/__init__.py"):
+    for path in (
+        "/games/tiny/board.css",
+        "/games/tiny/leak.js",
+        "/games/tiny/__init__.py",
+        "/games/tiny/rules",  # a board without pages of its own
+    ):
         assert (await http.get(path)).status_code == 404, path
     page = _parsed((await http.get("/t/abc123")).text)
     [meta] = page.of("meta", name="odin-boards")
-    assert json.loads(str(meta["content"]))["tiny"] == {"css": False, "words": ["en"]}
+    assert json.loads(str(meta["content"]))["tiny"] == {"css": False, "words": ["en"], "pages": []}
+    own = board_of(outside.key)
+    assert own is not None
+    (own.directory / "rules.js").write_text("export function start() {}\n")
+    answer = await http.get("/games/tiny/rules")  # now it has one, and no stylesheet
+    assert answer.status_code == 200
+    sheets = [a["href"] for a in _parsed(answer.text).of("link", rel="stylesheet")]
+    assert sheets == ["/static/css/odin.css", "/static/css/theme.css"]
+    assert boards()[outside.key]["pages"] == ["rules"]
 
 
 async def test_a_broken_web_package_leaves_its_game_on_the_plain_board(

@@ -1,13 +1,12 @@
-// The first-game tutorial, /static/tutorial.html (Odin's page): one scripted hand against a
-// tutor, in the browser only (no server, no table). Each step asks for one move that
+// Odin's first-game tutorial, /games/odin/tutorial (a game's page, docs/ui.md): one scripted
+// hand against a tutor, in the browser only (no server, no table). Each step asks for one move that
 // teaches a rule by doing it: beating with one card more, the take, leading a round, a
 // number set, passing, getting rid of cards, the finishing lead. Any other move is refused
 // with a hint.
 
 import { judgeSelection, normalizeAction, playText, setValue, sortCards } from "./cards.js";
-import { initI18n, t } from "/static/js/i18n.js";
-import { loadOwnWords } from "./words.js";
-import { clear, h, setupHeader } from "/static/js/ui.js";
+import { t } from "/static/js/i18n.js";
+import { clear, h } from "/static/js/ui.js";
 import { cardEl, cardLabel, cardRow } from "./card-view.js";
 
 const DEAL = ["B2", "B8", "R7", "G5", "K5", "B5", "O3", "O6", "O9"];
@@ -54,7 +53,7 @@ Object.defineProperty(window, "odinTutorial", {
   }),
 });
 
-const main = document.getElementById("main");
+let main = null; // the page's <main>, given to start
 
 function who(by) {
   return by === "me" ? t("you_name") : t("tut_tutor");
@@ -210,12 +209,9 @@ function render() {
   );
 }
 
-async function start() {
-  await initI18n();
-  await loadOwnWords();
-  setupHeader();
+/** The page, drawn into `element`. */
+export function start(element) {
+  main = element;
   document.title = `${t("tut_title")} · Odin`;
   next();
 }
-
-start();

@@ -14,7 +14,13 @@ its plugin names in ``web`` (any importable package, inside this repository or n
 files that exist there, with a name of plain characters and one of :data:`ASSET_TYPES`'
 suffixes, are served: never a package's Python, never a path outside it. A game without a
 ``web`` package is played on the shell's plain board; the pages learn which games bring a
-board from :func:`boards`, written into the table and replay pages.
+board from :func:`boards`, written into every page.
+
+A game's package may also bring pages of its own (:data:`GAME_PAGES`: its rules, a
+tutorial), served at ``/games/{key}/{page}`` from one template (``game-page.html``) that
+loads the game's stylesheet and the shell's ``game-page.js``, which hands ``<main>`` to the
+page's module. The addresses Odin's two pages had before games had pages redirect to the
+default game's.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from jinja2 import TemplateNotFound
@@ -53,11 +59,19 @@ PAGES: dict[str, str] = {
     "/u/{name}": "profile.html",
     "/leaderboard": "leaderboard.html",
     "/account": "account.html",
-    # Linked from every page's header and from the lobby since before pages had templates.
-    "/static/help.html": "help.html",
-    "/static/tutorial.html": "tutorial.html",
 }
-"""Each page's address and its template."""
+"""Each page's address and its template (a game's own pages: :data:`GAME_PAGES`)."""
+
+GAME_PAGES = ("rules", "tutorial")
+"""The pages a game may bring: ``/games/{key}/{page}``, drawn by ``{page}.js`` of its
+``web`` package (``docs/ui.md``, A game's pages)."""
+
+GAME_PAGE_TEMPLATE = "game-page.html"
+"""The template of every game's page."""
+
+MOVED: dict[str, str] = {"/static/help.html": "rules", "/static/tutorial.html": "tutorial"}
+"""The addresses of Odin's rules and tutorial before games had pages (linked from pages and
+bookmarks since the first release): redirected to the default game's page."""
 
 ASSET_TYPES: dict[str, str] = {
     ".js": "text/javascript; charset=utf-8",
@@ -88,6 +102,8 @@ class Board:
     """Whether it has ``board.css``."""
     words: tuple[str, ...]
     """The languages of its words (``i18n/<language>.json``)."""
+    pages: tuple[str, ...] = ()
+    """Its own pages (those of :data:`GAME_PAGES` whose module it has), in that order."""
 
 
 def web_directory(package: str) -> Path | None:
@@ -115,18 +131,20 @@ def board_of(key: str) -> Board | None:
     if directory is None or not (directory / "board.js").is_file():
         return None
     words = tuple(sorted(p.stem for p in (directory / "i18n").glob("*.json") if p.is_file()))
-    return Board(directory, (directory / "board.css").is_file(), words)
+    own = tuple(page for page in GAME_PAGES if (directory / f"{page}.js").is_file())
+    return Board(directory, (directory / "board.css").is_file(), words, own)
 
 
 def boards() -> dict[str, dict[str, Any]]:
-    """Every installed game that brings its own board: ``{key: {"css": bool, "words":
-    [language]}}``. The table and replay pages read it to load the right files; any other
-    game is played on the plain board."""
+    """Every installed game that brings its own board, in the registry's order: ``{key:
+    {"css": bool, "words": [language], "pages": [page]}}``. Every page reads it to load the
+    right files (and to link a game's pages); any other game is played on the plain
+    board."""
     found: dict[str, dict[str, Any]] = {}
     for key in games.plugins():
         board = board_of(key)
         if board is not None:
-            found[key] = {"css": board.css, "words": list(board.words)}
+            found[key] = {"css": board.css, "words": list(board.words), "pages": list(board.pages)}
     return found
 
 
@@ -149,20 +167,30 @@ def asset_path(key: str, path: str) -> tuple[Path, str] | None:
     return file, kind
 
 
-def _context() -> dict[str, Any]:
-    return {"boards": json.dumps(boards(), separators=(",", ":"))}
+def _context(**more: Any) -> dict[str, Any]:
+    return {"boards": json.dumps(boards(), separators=(",", ":")), **more}
 
 
-def page_html(template: str) -> str:
+def game_page_context(key: str, page: str) -> dict[str, Any] | None:
+    """What ``game-page.html`` needs to draw the page ``page`` of the game ``key``
+    (``None``: the game has no such page)."""
+    board = board_of(key)
+    if board is None or page not in board.pages:
+        return None
+    return {"game": key, "page": page, "css": board.css}
+
+
+def page_html(template: str, **more: Any) -> str:
     """A page's HTML as it is served (for checks that need no request)."""
-    return _templates.env.get_template(template).render(_context())
+    return _templates.env.get_template(template).render(_context(**more))
 
 
-def render(template: str, request: Request) -> Response:
+def render(template: str, request: Request, **more: Any) -> Response:
     """A page: its template rendered for ``request`` (``404 no_client`` if the client is
     not installed)."""
     try:
-        return _templates.TemplateResponse(request, template, _context(), media_type="text/html")
+        context = _context(**more)
+        return _templates.TemplateResponse(request, template, context, media_type="text/html")
     except TemplateNotFound:
         message = f"the browser client page {template} is not installed"
         raise ApiError(404, "no_client", message) from None
@@ -176,6 +204,27 @@ def _page(template: str) -> Callable[[Request], Awaitable[Response]]:
     return page
 
 
+def _game_page(page: str) -> Callable[[Request, str], Awaitable[Response]]:
+    async def game_page(request: Request, key: str) -> Response:
+        """``GET /games/{key}/{page}``: a page of a game's own (its rules, its tutorial),
+        or ``404 not_found`` for a game without it."""
+        more = game_page_context(key, page)
+        if more is None:
+            raise ApiError(404, "not_found", "no such page")
+        return render(GAME_PAGE_TEMPLATE, request, **more)
+
+    game_page.__name__ = f"game_page_{page}"
+    return game_page
+
+
+def _moved(page: str) -> Callable[[], Awaitable[Response]]:
+    async def moved() -> Response:
+        return RedirectResponse(f"/games/{games.default_key()}/{page}", status_code=301)
+
+    moved.__name__ = f"moved_{page}"
+    return moved
+
+
 async def game_asset(key: str, path: str) -> Response:
     """``GET /games/{key}/{path}``: a file of a game's board, or ``404 not_found``."""
     found = asset_path(key, path)
@@ -186,18 +235,26 @@ async def game_asset(key: str, path: str) -> Response:
 
 
 def install_pages(app: FastAPI) -> None:
-    """Serve the pages, the games' board files and the shell's static files."""
+    """Serve the pages, the games' pages and board files, and the shell's static files."""
+    both = ["GET", "HEAD"]
     for path, template in PAGES.items():
-        app.add_api_route(path, _page(template), methods=["GET", "HEAD"], include_in_schema=False)
-    app.add_api_route(
-        "/games/{key}/{path:path}", game_asset, methods=["GET", "HEAD"], include_in_schema=False
-    )
-    # After the pages: /static/help.html and /static/tutorial.html are pages.
+        app.add_api_route(path, _page(template), methods=both, include_in_schema=False)
+    # Before /static, which would answer them with 404.
+    for path, page in MOVED.items():
+        app.add_api_route(path, _moved(page), methods=both, include_in_schema=False)
+    for page in GAME_PAGES:  # before the board files' route, which would answer 404
+        app.add_api_route(
+            f"/games/{{key}}/{page}", _game_page(page), methods=both, include_in_schema=False
+        )
+    app.add_api_route("/games/{key}/{path:path}", game_asset, methods=both, include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 
 
 __all__ = [
     "ASSET_TYPES",
+    "GAME_PAGES",
+    "GAME_PAGE_TEMPLATE",
+    "MOVED",
     "PAGES",
     "STATIC",
     "TEMPLATES",
@@ -205,6 +262,7 @@ __all__ = [
     "asset_path",
     "board_of",
     "boards",
+    "game_page_context",
     "install_pages",
     "page_html",
     "render",

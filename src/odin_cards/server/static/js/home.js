@@ -2,6 +2,7 @@
 
 import { closesText, rememberCreator, visibilityField } from "./access.js";
 import { absoluteUrl, allSeats, api, copyText, rememberSeat } from "./api.js";
+import { boardsListed, gamePage, loadBoard } from "./boards.js";
 import { initI18n, t } from "./i18n.js";
 import { clockChoice, clockField, clockSummary, newClockForm } from "./clock.js";
 import { optionsSummaryText } from "./options-text.js";
@@ -36,6 +37,9 @@ const resultBox = h("div");
 
 async function start() {
   await initI18n();
+  // Until the lobby offers every game: the first game's board (its form's stylesheet).
+  const first = Object.keys(boardsListed())[0];
+  if (first) await loadBoard(first);
   setupHeader([h("a.leaderboard-link", { href: "/leaderboard" }, t("leaderboard"))]);
   fetch("/api/account", { headers: { Accept: "application/json" } })
     .then((r) => (r.ok ? r.json() : null))
@@ -67,7 +71,7 @@ async function start() {
           {},
           h("summary", {}, t("rules_title")),
           h("ol", {}, [1, 2, 3, 4, 5, 6].map((i) => h("li", {}, t(`rules_${i}`)))),
-          h("p", {}, h("a", { href: "/static/tutorial.html" }, t("tutorial_link")), " · ", h("a", { href: "/static/help.html" }, t("help_examples"))),
+          h("p", {}, h("a", { href: gamePage(first, "tutorial") }, t("tutorial_link")), " · ", h("a", { href: gamePage(first, "rules") }, t("help_examples"))),
         ),
       ),
     ),

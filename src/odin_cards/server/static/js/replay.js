@@ -10,7 +10,7 @@ import { loadBoard } from "./boards.js";
 import { actionsAt, replayChatPanel } from "./chat.js";
 import { initI18n, t } from "./i18n.js";
 import { standingsOrder } from "./table-model.js";
-import { clear, h, icon, seatName, setLevels, setupHeader } from "./ui.js";
+import { clear, h, icon, rulesOf, seatName, setLevels, setupHeader } from "./ui.js";
 
 const main = document.getElementById("main");
 // The page's state: the board's replay (its steps and drawing), the step shown, autoplay.
@@ -30,6 +30,7 @@ async function start() {
   } catch (error) {
     return message(error.status === 404 ? t("table_not_found") : t("load_failed", { message: error.message }));
   }
+  rulesOf(R.table.game);
   setLevels(await api.levels(R.table.game).catch(() => []));
   try {
     R.record = await api.record(id);

@@ -24,7 +24,7 @@ import { UpdateQueue } from "./queue.js";
 import { Sound } from "./sound.js";
 import { gameFrame, eventText } from "./table-frame.js";
 import { applyUpdate, emptyModel, gameOver, isMyTurn, myUpdatePending, newEvents, turnMessage } from "./table-model.js";
-import { clear, h, levelName, seatName, setLevels, setupHeader, toast } from "./ui.js";
+import { clear, h, levelName, rulesOf, seatName, setLevels, setupHeader, toast } from "./ui.js";
 import { joinForm, waitingRoom } from "./waiting.js";
 
 const P = {
@@ -171,6 +171,7 @@ async function start() {
     showFatal(error.status === 404 ? t("table_not_found") : t("load_failed", { message: error.message }));
     return;
   }
+  rulesOf(P.table.game);
   let module;
   try {
     let levels;

@@ -1,6 +1,7 @@
 // Small DOM helpers shared by the pages, and by the games' boards (docs/ui.md, Boards):
 // the element builder, toasts, the header, bot levels and seat names, icons.
 
+import { boardsListed, gamePage } from "./boards.js";
 import { hasText, languageMenu, t, translatePage } from "./i18n.js";
 import { applyLook, loadPrefs } from "./prefs.js";
 
@@ -39,21 +40,39 @@ export function toast(message, kind = "info") {
   toastTimer = setTimeout(() => box.classList.remove("show"), kind === "error" ? 7000 : 3000);
 }
 
-/** The page header: brand link, optional extra nodes, language menu; then translate. */
-export function setupHeader(extra = []) {
+/**
+ * The page header: brand link, optional extra nodes, the rules of `game` (rulesOf),
+ * language menu; then translate.
+ */
+export function setupHeader(extra = [], game = null) {
   applyLook(loadPrefs());
   const header = document.querySelector("header.top");
   if (header) {
     const slot = header.querySelector(".header-extra");
     if (slot) slot.append(...extra);
-    // The rules, one click away from every page.
     const lang = header.querySelector(".header-lang");
     if (lang && !header.querySelector(".help-link")) {
-      lang.before(h("a.help-link", { href: "/static/help.html", "data-testid": "help-link" }, t("help_link")));
+      lang.before(h("a.help-link", { "data-testid": "help-link" }, t("help_link")));
     }
+    rulesOf(game);
     languageMenu(header.querySelector(".header-lang") || header);
   }
   translatePage();
+}
+
+/**
+ * The header's Rules link, one click away on every page: the rules page of `game` (the
+ * lobby's chosen game, a table's game), or without one the first game's that has rules;
+ * hidden for a game without a rules page.
+ */
+export function rulesOf(game = null) {
+  const link = document.querySelector("header.top .help-link");
+  if (!link) return;
+  const first = Object.keys(boardsListed()).find((key) => gamePage(key, "rules"));
+  const href = gamePage(game === null ? first : game, "rules");
+  link.hidden = !href;
+  if (href) link.href = href;
+  else link.removeAttribute("href");
 }
 
 const levelNames = {};

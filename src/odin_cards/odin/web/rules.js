@@ -1,10 +1,10 @@
-// The rules page, /static/help.html (Odin's page): the rules in short, then worked examples
-// drawn with real cards (a set's value, beating with one card more, the take, the finishing
-// lead, the Grumpy Goat), in the page's language.
+// Odin's rules page, /games/odin/rules (a game's page, docs/ui.md): the rules in short, then
+// worked examples drawn with real cards (a set's value, beating with one card more, the
+// take, the finishing lead, the Grumpy Goat), in the page's language. The rules in short
+// are also the lobby's "How to play" (summary).
 
-import { initI18n, t } from "/static/js/i18n.js";
-import { loadOwnWords } from "./words.js";
-import { clear, h, setupHeader } from "/static/js/ui.js";
+import { t } from "/static/js/i18n.js";
+import { clear, h } from "/static/js/ui.js";
 import { cardRow } from "./card-view.js";
 
 const EXAMPLES = [
@@ -16,18 +16,27 @@ const EXAMPLES = [
   ["help_goat_title", "help_goat_text", [[null, ["X0", "B3", "B6"]]]],
 ];
 
-async function start() {
-  await initI18n();
-  await loadOwnWords();
-  setupHeader();
+function rulesInShort(tag) {
+  return h(tag, {}, [1, 2, 3, 4, 5, 6].map((i) => h("li", {}, t(`rules_${i}`))));
+}
+
+/** The lobby's "How to play": the rules in short, the tutorial and the worked examples. */
+export function summary(context) {
+  return [
+    rulesInShort("ol"),
+    h("p", {}, h("a", { href: context.page("tutorial") }, t("tutorial_link")), " · ", h("a", { href: context.page("rules") }, t("help_examples"))),
+  ];
+}
+
+/** The page, drawn into `main`. */
+export function start(main, context) {
   document.title = `${t("rules_title")} · Odin`;
-  const main = document.getElementById("main");
   clear(main).append(
     h(
       "article.panel.help-page",
       {},
       h("h1", {}, t("rules_title")),
-      h("ol.rules-list", {}, [1, 2, 3, 4, 5, 6].map((i) => h("li", {}, t(`rules_${i}`)))),
+      rulesInShort("ol.rules-list"),
       h("h2", {}, t("help_examples")),
       EXAMPLES.map(([title, text, rows]) =>
         h(
@@ -41,11 +50,9 @@ async function start() {
       h(
         "p.actions",
         {},
-        h("a.button.primary", { href: "/static/tutorial.html", "data-testid": "tutorial-link" }, t("tutorial_link")),
+        h("a.button.primary", { href: context.page("tutorial"), "data-testid": "tutorial-link" }, t("tutorial_link")),
         h("a.button.secondary", { href: "/" }, t("back_home")),
       ),
     ),
   );
 }
-
-start();
