@@ -1,7 +1,8 @@
 """The tests' own third game in Chromium, with the board module it brings: take-away
-installed as a package that publishes its plugin (nothing under ``src/`` knows it), a table
-with a bot played to its end by clicking its board's buttons, its end frame, and its
-replay page drawn by its board's ``replay``, with no page error."""
+installed as a package that publishes its plugin (nothing under ``src/`` knows it), offered
+in the lobby (its own create form, its open tables, no Play now), a table with a bot played
+to its end by clicking its board's buttons, its end frame, and its replay page drawn by its
+board's ``replay``, with no page error."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from plugins.takeaway.install import install
+from plugins.takeaway.rules import TAKE_AWAY
 
 from .conftest import _free_port, _odin_command
 
@@ -129,6 +131,72 @@ def test_its_board_plays_a_game_with_a_bot_to_the_end_and_replays_it(
         expect(page.get_by_test_id("ta-step")).to_have_text("The pile before the first take")
         page.get_by_test_id("next").click()
         expect(page.get_by_test_id("ta-step")).to_have_text(record["actions"][0])
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_it_is_offered_in_the_lobby(browser: Browser, server: str, artifacts: Path) -> None:
+    """The lobby offers every installed game: choosing take-away shows its create form (its
+    one table size, its bot levels by name, none of Odin's options: the rules' defaults),
+    its open tables and no Play now (it has no presets); the table created from the form
+    opens on its own board, and the choice is remembered."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        errors = _errors(page)
+        page.goto(server + "/")
+        choice = page.locator('[data-group="game"]')
+        expect(choice).to_have_text(["Odin", "In the Name of Odin", "Take-away"])
+        chosen = page.locator('[data-group="game"][aria-checked="true"]')
+        expect(chosen).to_have_text("Odin")  # the server's first game, by default
+        expect(page.get_by_test_id("playnow")).to_be_visible()
+        expect(page.locator("#custom-target")).to_be_attached()  # Odin's own options
+
+        choice.filter(has_text="Take-away").click()
+        expect(page.locator("#create-form")).to_have_attribute("data-game", GAME)
+        expect(chosen).to_have_text("Take-away")
+        expect(page.get_by_text("Take tokens from a pile; the last token wins.")).to_be_visible()
+        expect(page.get_by_test_id("playnow")).to_be_hidden()  # no Play now presets
+        expect(page.locator('[data-group="players"]')).to_have_text(["2"])
+        expect(page.locator("#seat-1 option")).to_have_text(
+            ["A person", "Bot: Random", "Bot: Greedy"]
+        )
+        form = page.locator("#create-form")
+        for odin in ("#custom-target", "details.rules", '[data-group="target"]'):
+            expect(form.locator(odin)).to_have_count(0)
+        expect(page.get_by_test_id("help-link")).to_be_hidden()  # it has no rules page
+        expect(page.locator("details.how-to")).to_be_hidden()
+
+        page.locator("#seat-1").select_option("greedy")
+        page.screenshot(path=str(artifacts / "third-game-lobby-1280x720.png"), full_page=True)
+        page.locator("#create").click()
+        invite = page.get_by_test_id("invite").input_value()
+        table_id = invite.rsplit("/", 1)[1]
+        table = _get(f"{server}/api/tables/{table_id}")["table"]
+        assert table["game"] == GAME
+        assert [seat["bot"] for seat in table["seats"]] == [None, "greedy"]
+        assert table["options"] == TAKE_AWAY.check_setup(2, {})  # the rules' defaults
+        listed = page.locator(f'#open-tables [data-table="{table_id}"]')
+        expect(listed).to_be_visible()  # among take-away's open tables
+
+        page.reload()  # the choice is remembered
+        expect(chosen).to_have_text("Take-away")
+        expect(listed).to_be_visible()
+        choice.filter(has_text="Odin").first.click()
+        expect(chosen).to_have_text("Odin")
+        expect(page.get_by_test_id("playnow")).to_be_visible()
+        expect(listed).to_have_count(0)  # Odin's open tables hold no table of take-away
+        choice.filter(has_text="Take-away").click()
+        page.locator("#seat-1").select_option("random")
+        page.locator("#create").click()
+        page.locator("#go-to-table").click()
+        page.locator("#name").fill("Ada")
+        page.locator('button[data-seat="0"]').click()
+        expect(page.get_by_test_id("ta-board")).to_be_visible()  # its own board
+        expect(page.get_by_test_id("ta-pile")).to_have_text("15 tokens left")
+        assert page.evaluate("window.odinTable.game") == GAME
         assert errors == []
     finally:
         context.close()

@@ -1,6 +1,6 @@
 """In the Name of Odin on the server, through the game contract: a table with bot seats is
 created through the API, played to its end and stored; ``odin serve`` killed with SIGKILL
-mid-game carries on after a restart like an Odin table; the lobby does not offer the game."""
+mid-game carries on after a restart like an Odin table; the lobby offers it beside Odin."""
 
 from __future__ import annotations
 
@@ -178,15 +178,26 @@ async def test_sigkill_mid_game_and_a_restart_lose_and_double_nothing(
 # --------------------------------------------------------------------------- the lobby
 
 
-async def test_the_lobby_does_not_offer_the_game(server: Server) -> None:
+async def test_the_lobby_offers_every_installed_game(server: Server) -> None:
+    """The lobby's scripts name no game: they offer what ``GET /api/games`` lists, in its
+    order (Odin first, the default), each with its seats, bot levels and Play now presets;
+    this game has no presets (no Play now), no board (the plain board) and no rating."""
     async with server.http() as http:
         page = (await http.get("/")).text
-        lobby = (await http.get("/static/js/home.js")).text
-        api = (await http.get("/static/js/api.js")).text
-        levels = [level["key"] for level in (await http.get("/api/levels")).json()]
-    for text in (page, lobby, api):
+        scripts = [
+            (await http.get(f"/static/js/{name}.js")).text
+            for name in ("home", "lobby-games", "playnow", "api")
+        ]
+        listed = (await http.get("/api/games")).json()["games"]
+    for text in (page, *scripts):
         assert GAME not in text and "Name of Odin" not in text
-    assert "heuristic" in levels and "search" in levels  # Odin's levels
+    assert "/api/games" in scripts[1]
+    assert [game["key"] for game in listed] == ["odin", GAME]
+    noo = listed[1]
+    assert noo["name"] == "In the Name of Odin" and noo["play_now"] == [] and not noo["rated"]
+    assert noo["board"] is None
+    assert noo["players"] == {"min": NAME_OF_ODIN.min_players, "max": NAME_OF_ODIN.max_players}
+    assert [level["key"] for level in noo["levels"]] == ["random", "heuristic"]
 
 
 async def test_the_open_tables_are_listed_by_game(server: Server) -> None:

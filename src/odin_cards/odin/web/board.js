@@ -8,7 +8,7 @@
 // the table) but never decides legality on its own.
 
 import { api } from "/static/js/api.js";
-import { optionsSummaryText } from "/static/js/options-text.js";
+import { optionsSummaryText } from "./options-text.js";
 import { isMyTurn } from "/static/js/table-model.js";
 import { clear, h } from "/static/js/ui.js";
 import { playText, sortCards } from "./cards.js";
@@ -52,10 +52,13 @@ const SOUNDS = [
   ["play", "play"],
 ];
 
-/** The table's options in words (the waiting room, the side panel). */
+/** The table's options in words (the lobby's lists, the waiting room, the side panel). */
 export function describeOptions(options, players) {
   return optionsSummaryText(options, players);
 }
+
+/** Odin's fields of the lobby's create form. */
+export { optionsForm } from "./options-form.js";
 
 /** The automation preferences (kept with the shell's, prefs.js): off unless set. */
 function automation(prefs) {

@@ -4,7 +4,7 @@
 // draws the controls, the log, the move line and the result around them.
 
 import { h } from "/static/js/ui.js";
-import { optionsSummaryText } from "/static/js/options-text.js";
+import { optionsSummaryText } from "./options-text.js";
 import { sortCards } from "./cards.js";
 import { cardEl, cardRow } from "./card-view.js";
 import { statisticsPanel } from "./statistics.js";

@@ -36,9 +36,10 @@ async function call(method, path, body) {
 export const api = {
   // A game's bot levels (the server's default game, Odin's, without one).
   levels: (game = null) => call("GET", game ? `/api/levels?game=${encodeURIComponent(game)}` : "/api/levels"),
-  // `settings`: the table's settings fields of NewTable (chat, ...), each optional.
+  // `settings`: the other fields of NewTable (game, chat, ...), each optional.
   createTable: (players, bots, options, settings = {}) => call("POST", "/api/tables", { players, bots, options, ...settings }),
-  openTables: () => call("GET", "/api/tables?status=open"),
+  // The open tables of a game (the server's default game without one).
+  openTables: (game = null) => call("GET", game ? `/api/tables?status=open&game=${encodeURIComponent(game)}` : "/api/tables?status=open"),
   myTables: (tokens) => call("POST", "/api/tables/mine", { tokens }),
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   join: (id, seat, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, { name }),

@@ -73,11 +73,11 @@ export async function loadBoard(key) {
 
 const wordsLoaded = new Map();
 
-/** Add the words of the game `key`'s board to the page's (once; none for a game without a
- * board). */
+/** Add the words of the game `key`'s board to the page's (once); resolves to the game's
+ * own words (addWords; {} for a game without a board). */
 export function loadWords(key) {
   const own = boardOf(key);
-  if (!own) return Promise.resolve();
+  if (!own) return Promise.resolve({});
   if (!wordsLoaded.has(key)) wordsLoaded.set(key, addWords(`/games/${encodeURIComponent(key)}/i18n/`, own.words || []));
   return wordsLoaded.get(key);
 }

@@ -1,45 +1,43 @@
-// The home page, /: create a table, the open tables waiting for players, my tables.
+// The home page, /: the game choice, create a table of the chosen game, the open tables of
+// that game waiting for players, my tables of every game. Play now (playnow.js) follows the
+// same choice (lobby-games.js).
 
 import { closesText, rememberCreator, visibilityField } from "./access.js";
 import { absoluteUrl, allSeats, api, copyText, rememberSeat } from "./api.js";
-import { boardsListed, gamePage, loadBoard } from "./boards.js";
+import { gamePage, loadBoard, loadWords, pageContext } from "./boards.js";
 import { initI18n, t } from "./i18n.js";
 import { clockChoice, clockField, clockSummary, newClockForm } from "./clock.js";
-import { optionsSummaryText } from "./options-text.js";
+import { chooseGame, chosenGame, gameName, gameParts, lobbyGames, onGameChosen } from "./lobby-games.js";
 import { presenceDot } from "./presence.js";
-import { clear, h, levelDescription, levelName, setLevels, setupHeader, toast } from "./ui.js";
+import { clear, h, levelDescription, levelName, rulesOf, setLevels, setupHeader, toast } from "./ui.js";
 
 const main = document.getElementById("main");
 const form = {
   players: 4,
   seats: {}, // seat -> "" (a person) or a bot level key
-  target: "15",
-  custom: 12,
-  nextLeader: "rotate",
-  firstLeader: "",
-  fourColours: false,
-  goat: false,
   chatSpectators: false, // settings.chat.spectators: players see spectators' chat
   hints: false, // settings.hints: players may ask the strongest bot for a hint
-  rulesOpen: false,
   visibility: "public", // settings.visibility: listed, or by invite link only (access.js)
   rated: false, // settings.rated: a rated table, for a signed-in creator (docs/ratings.md)
   signedIn: false,
   ...newClockForm(), // settings.clock: the time control (clock.js)
 };
-let levels = [];
+/** The chosen game: {game (as GET /api/games lists it), words (its own), module (its
+ * board's), options (its board's optionsForm, or null: the rules' defaults)}. */
+const lobby = { game: null, words: {}, module: null, options: null };
+const names = {}; // every game's name in the page's language, by key
+const modules = {}; // the board modules of the games in the lists, by key (their options in words)
 let created = null;
 
 const openList = h("div.table-list", { id: "open-tables", "aria-live": "polite" });
 const mineList = h("div.table-list", { id: "my-tables", "aria-live": "polite" });
 const formBox = h("div");
 const resultBox = h("div");
+const choiceBox = h("div.game-choice", { hidden: true });
+const howTo = h("details.panel.how-to", { hidden: true });
 
 async function start() {
   await initI18n();
-  // Until the lobby offers every game: the first game's board (its form's stylesheet).
-  const first = Object.keys(boardsListed())[0];
-  if (first) await loadBoard(first);
   setupHeader([h("a.leaderboard-link", { href: "/leaderboard" }, t("leaderboard"))]);
   fetch("/api/account", { headers: { Accept: "application/json" } })
     .then((r) => (r.ok ? r.json() : null))
@@ -54,6 +52,7 @@ async function start() {
       {},
       h("h1", {}, t("home_title")),
       h("p", {}, t("home_tagline")),
+      choiceBox,
     ),
     h(
       "div.home-grid",
@@ -66,25 +65,99 @@ async function start() {
         h("section", { id: "friends", hidden: true }), // friends, signed in (friends.js)
         h("section.panel", { "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title" }, t("my_tables")), mineList),
         h("section.panel", { "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, t("open_tables")), openList),
-        h(
-          "details.panel.how-to",
-          {},
-          h("summary", {}, t("rules_title")),
-          h("ol", {}, [1, 2, 3, 4, 5, 6].map((i) => h("li", {}, t(`rules_${i}`)))),
-          h("p", {}, h("a", { href: gamePage(first, "tutorial") }, t("tutorial_link")), " · ", h("a", { href: gamePage(first, "rules") }, t("help_examples"))),
-        ),
+        howTo,
       ),
     ),
   );
-  try {
-    levels = await api.levels();
-    setLevels(levels);
-  } catch {
-    levels = [];
-  }
-  renderForm();
-  refreshLists();
+  const games = await lobbyGames();
+  await Promise.all(games.map(async (game) => (names[game.key] = gameName(game, await loadWords(game.key)))));
+  onGameChosen(show);
+  await show(await chosenGame());
   setInterval(refreshLists, 10000);
+}
+
+// ------------------------------------------------------------------ the game
+
+/** Show the lobby of `game`: its choice, its form, its rules, its open tables. */
+async function show(game) {
+  if (!game) {
+    clear(formBox).append(h("p.empty", {}, t("list_failed")));
+    return;
+  }
+  let parts;
+  try {
+    parts = await gameParts(game);
+  } catch {
+    parts = { words: await loadWords(game.key), module: {} };
+  }
+  if ((await chosenGame()) !== game) return; // another game was chosen meanwhile
+  lobby.game = game;
+  lobby.words = parts.words;
+  lobby.module = parts.module;
+  lobby.options = parts.module.optionsForm ? parts.module.optionsForm(optionsContext()) : null;
+  setLevels(game.levels);
+  const { min, max } = game.players;
+  form.players = Math.min(max, Math.max(min, form.players));
+  const levelKeys = new Set(game.levels.map((level) => level.key));
+  for (const [seat, level] of Object.entries(form.seats)) if (!levelKeys.has(level)) delete form.seats[seat];
+  if (!game.rated) form.rated = false;
+  if (!game.levels.length) form.hints = false;
+  created = null;
+  clear(resultBox);
+  renderChoice();
+  renderForm();
+  rulesOf(game.key);
+  renderHowTo(game);
+  refreshLists();
+}
+
+/** The game choice (from two games on): the games by name, the chosen one's summary. */
+function renderChoice() {
+  lobbyGames().then((games) => {
+    choiceBox.hidden = games.length < 2;
+    if (games.length < 2) return;
+    const game = lobby.game;
+    const summary = lobby.words.summary || game.summary;
+    clear(choiceBox).append(
+      field(
+        "game",
+        segmented(
+          "game",
+          games.map((g) => [g.key, names[g.key] || g.name]),
+          game.key,
+          (key) => chooseGame(key),
+        ),
+        summary,
+      ),
+    );
+  });
+}
+
+/** How to play the chosen game: its rules page's summary and links (Odin's: the rules in
+ * six points, the tutorial and the worked examples), or links to its pages; hidden for a
+ * game without pages. */
+async function renderHowTo(game) {
+  const rules = gamePage(game.key, "rules");
+  const tutorial = gamePage(game.key, "tutorial");
+  let lines = null;
+  if (rules) {
+    try {
+      const module = await import(`/games/${encodeURIComponent(game.key)}/rules.js`);
+      if (module.summary) lines = module.summary(pageContext(game.key));
+    } catch {
+      lines = null;
+    }
+  }
+  if (lobby.game !== game) return;
+  if (!lines) {
+    const links = [
+      rules ? h("a", { href: rules }, t("help_link")) : null,
+      tutorial ? h("a", { href: tutorial }, t("tutorial_page")) : null,
+    ].filter(Boolean);
+    lines = links.length ? [h("p", {}, links.flatMap((link, i) => (i ? [" · ", link] : [link])))] : null;
+  }
+  howTo.hidden = !lines;
+  clear(howTo).append(h("summary", {}, t("rules_title")), ...(lines || []));
 }
 
 // ------------------------------------------------------------------ the form
@@ -114,11 +187,18 @@ function field(labelKey, control, help) {
   return h("div.field", {}, h("span.field-label", {}, t(labelKey)), control, help ? h("span.help", {}, help) : null);
 }
 
+/** What the board's optionsForm may use to draw its fields as the shell draws its own
+ * (docs/ui.md, Boards). */
+function optionsContext() {
+  return Object.freeze({ t, field, segmented, redraw: () => renderForm() });
+}
+
 function renderForm() {
+  const game = lobby.game;
+  if (!game) return;
   const n = form.players;
   for (const seat of Object.keys(form.seats)) if (Number(seat) >= n) delete form.seats[seat];
-  if (n !== 2) form.fourColours = false;
-  if (form.firstLeader !== "" && Number(form.firstLeader) >= n) form.firstLeader = "";
+  const levels = game.levels;
 
   const seatRows = [];
   for (let seat = 0; seat < n; seat++) {
@@ -135,27 +215,6 @@ function renderForm() {
       h("li", {}, h("label", { for: `seat-${seat}` }, t("seat_n", { n: seat + 1 })), select, level ? h("span.help", {}, levelDescription(level.key)) : null),
     );
   }
-  const custom = h("input", {
-    type: "number",
-    id: "custom-target",
-    min: "1",
-    max: "100",
-    value: String(form.custom),
-    "aria-label": t("custom_target"),
-    hidden: form.target !== "custom",
-  });
-  custom.addEventListener("input", () => (form.custom = Number(custom.value)));
-
-  const firstLeader = h("select", { id: "first-leader", "aria-label": t("first_leader") });
-  firstLeader.append(new Option(t("first_leader_random"), ""));
-  for (let seat = 0; seat < n; seat++) firstLeader.append(new Option(t("seat_n", { n: seat + 1 }), String(seat)));
-  firstLeader.value = form.firstLeader;
-  firstLeader.addEventListener("change", () => (form.firstLeader = firstLeader.value));
-
-  const four = h("input", { type: "checkbox", id: "four-colours", checked: form.fourColours, disabled: n !== 2 });
-  four.addEventListener("change", () => (form.fourColours = four.checked));
-  const goat = h("input", { type: "checkbox", id: "goat", checked: form.goat });
-  goat.addEventListener("change", () => (form.goat = goat.checked));
   const chatSpectators = h("input", { type: "checkbox", id: "chat-spectators", checked: form.chatSpectators });
   chatSpectators.addEventListener("change", () => (form.chatSpectators = chatSpectators.checked));
   const hints = h("input", { type: "checkbox", id: "hints", checked: form.hints, "data-testid": "hints-option" });
@@ -172,57 +231,20 @@ function renderForm() {
   });
 
   const humans = [...Array(n).keys()].filter((s) => !form.seats[s]).length;
+  const sizes = [];
+  for (let p = game.players.min; p <= game.players.max; p++) sizes.push([p, String(p)]);
 
   clear(formBox).append(
     h(
       "form",
-      { id: "create-form", onsubmit: (e) => (e.preventDefault(), create()) },
-      field("players", segmented("players", [2, 3, 4, 5, 6].map((p) => [p, String(p)]), n, (p) => ((form.players = p), renderForm()))),
+      { id: "create-form", "data-game": game.key, onsubmit: (e) => (e.preventDefault(), create()) },
+      field("players", segmented("players", sizes, n, (p) => ((form.players = p), renderForm()))),
       field("seats", h("ul.seat-setup", {}, seatRows), humans === 0 ? t("all_bots_note") : null),
-      field(
-        "target",
-        h(
-          "div.target-row",
-          {},
-          segmented(
-            "target",
-            [
-              ["10", "10"],
-              ["15", "15"],
-              ["20", "20"],
-              ["one", t("one_hand")],
-              ["custom", t("custom")],
-            ],
-            form.target,
-            (v) => ((form.target = v), renderForm()),
-          ),
-          custom,
-        ),
-      ),
-      h(
-        "details.rules",
-        { open: form.rulesOpen, ontoggle: (e) => (form.rulesOpen = e.currentTarget.open) },
-        h("summary", {}, t("rule_options")),
-        field(
-          "next_leader",
-          segmented(
-            "next_leader",
-            [
-              ["rotate", t("next_leader_rotate")],
-              ["winner", t("next_leader_winner")],
-            ],
-            form.nextLeader,
-            (v) => ((form.nextLeader = v), renderForm()),
-          ),
-        ),
-        field("first_leader", firstLeader),
-        h("label.check", {}, four, h("span", {}, t("four_colours_option")), h("span.help", {}, t("four_colours_help"))),
-        h("label.check", {}, goat, h("span", {}, t("goat_option")), h("span.help", {}, t("goat_help"))),
-      ),
+      lobby.options ? lobby.options.draw(n) : null,
       visibilityField(form.visibility, (v) => ((form.visibility = v), renderForm())),
       h("label.check", {}, chatSpectators, h("span", {}, t("chat_spectators_option")), h("span.help", {}, t("chat_spectators_help"))),
-      h("label.check", {}, hints, h("span", {}, t("hints_option")), h("span.help", {}, t("hints_option_help"))),
-      form.signedIn ? h("label.check", {}, rated, h("span", {}, t("rated_option")), h("span.help", {}, t("rated_option_help"))) : null,
+      levels.length ? h("label.check", {}, hints, h("span", {}, t("hints_option")), h("span.help", {}, t("hints_option_help"))) : null,
+      form.signedIn && game.rated ? h("label.check", {}, rated, h("span", {}, t("rated_option")), h("span.help", {}, t("rated_option_help"))) : null,
       clockField(form, renderForm),
       h("div.actions", {}, h("button.primary", { type: "submit", id: "create" }, t("create_table"))),
     ),
@@ -230,29 +252,23 @@ function renderForm() {
 }
 
 async function create() {
+  const game = lobby.game;
   const bots = {};
   for (const [seat, level] of Object.entries(form.seats)) if (level) bots[seat] = level;
-  const oneHand = form.target === "one";
-  const target = form.target === "custom" ? Math.floor(form.custom) : oneHand ? 15 : Number(form.target);
-  if (!Number.isFinite(target) || target < 1 || target > 100) {
-    toast(t("bad_target"), "error");
+  let options = {}; // a game without a board of its own: its rules' defaults
+  try {
+    if (lobby.options) options = lobby.options.options(form.players);
+  } catch (error) {
+    toast(error.message, "error");
     return;
   }
-  const options = {
-    target,
-    one_hand: oneHand,
-    next_leader: form.nextLeader,
-    first_leader: form.firstLeader === "" ? null : Number(form.firstLeader),
-    colours: form.players === 2 && form.fourColours ? 4 : 6,
-    goat: form.goat,
-  };
   const button = document.getElementById("create");
   button.disabled = true;
   const clock = clockChoice(form);
   try {
     const answer = await api.createTable(form.players, bots, options, {
-      ...(clock ? { clock } : {}), chat: { spectators: form.chatSpectators }, hints: form.hints,
-      visibility: form.visibility, ...(form.signedIn && form.rated ? { rated: true } : {}) });
+      game: game.key, ...(clock ? { clock } : {}), chat: { spectators: form.chatSpectators }, hints: form.hints,
+      visibility: form.visibility, ...(form.signedIn && form.rated && game.rated ? { rated: true } : {}) });
     created = answer.table;
     rememberCreator(created.id, answer.creator);
     renderCreated();
@@ -297,6 +313,26 @@ function renderCreated() {
 
 // ------------------------------------------------------------------ the lists
 
+/** A table's options in words, by its game's board (none for a game without a board). */
+function optionsText(table) {
+  const module = modules[table.game];
+  return module && module.describeOptions ? module.describeOptions(table.options, table.players) : "";
+}
+
+/** Load the boards of the games of `tables` (their words and describeOptions). */
+async function boardsOf(tables) {
+  const keys = [...new Set(tables.map((table) => table.game))].filter((key) => !(key in modules));
+  await Promise.all(
+    keys.map(async (key) => {
+      try {
+        modules[key] = await loadBoard(key);
+      } catch {
+        modules[key] = null; // a board that fails to load: the lists say less of its tables
+      }
+    }),
+  );
+}
+
 function tableItem(table, mine) {
   const seated = table.seats.filter((s) => s.taken || s.bot).length;
   const people = table.seats.filter((s) => s.name).map((s) => s.name);
@@ -316,9 +352,11 @@ function tableItem(table, mine) {
       "div.table-info",
       {},
       h("span.table-title", {}, t("table_title", { players: table.players, seated })),
+      // My tables are of every game: the others than the chosen one say which.
+      table.game !== lobby.game.key ? h("span.badge.game", { "data-testid": "table-game" }, names[table.game] || table.game) : null,
       h("span.badge", { class: `status-${table.status}` }, status),
       mine ? turnBadge(table) : null,
-      h("span.small", {}, optionsSummaryText(table.options, table.players)),
+      h("span.small", {}, optionsText(table)),
       h("span.small.clock-summary", { "data-testid": "clock-summary" }, clockSummary(table.clock)),
       people.length ? h("span.small.people", {}, table.seats.filter((s) => s.name).map((s) => h("span.person", {}, presenceDot(s), personName(s)))) : null,
       closesText(table) ? h("span.small.closes", {}, closesText(table)) : null,
@@ -343,8 +381,12 @@ function turnBadge(table) {
 }
 
 async function refreshLists() {
+  const game = lobby.game;
+  if (!game) return;
   try {
-    const open = (await api.openTables()).tables;
+    const open = (await api.openTables(game.key)).tables;
+    await boardsOf(open);
+    if (lobby.game !== game) return; // another game was chosen meanwhile: its list comes
     clear(openList).append(open.length ? h("ul.tables", {}, open.map((tb) => tableItem(tb, false))) : h("p.empty", {}, t("no_open_tables")));
   } catch {
     clear(openList).append(h("p.empty", {}, t("list_failed")));
@@ -369,6 +411,7 @@ async function refreshLists() {
     const order = { playing: 0, waiting: 1, finished: 2, expired: 3, cancelled: 3 };
     // The tables waiting on me first (turn-based play), then playing, waiting, finished.
     const list = [...mine.values()].sort((a, b) => Number(Boolean(b.my_turn)) - Number(Boolean(a.my_turn)) || order[a.status] - order[b.status] || String(b.created).localeCompare(String(a.created)));
+    await boardsOf(list);
     const waitingOnMe = list.filter((tb) => tb.my_turn).length;
     document.title = waitingOnMe ? t("mine_title", { n: waitingOnMe }) : "Odin";
     clear(mineList).append(list.length ? h("ul.tables", {}, list.map((tb) => tableItem(tb, true))) : h("p.empty", {}, t("no_my_tables")));

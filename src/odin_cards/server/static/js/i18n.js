@@ -43,18 +43,22 @@ export async function initI18n() {
 
 /**
  * Add a game's words (docs/ui.md, Boards): `${base}<lang>.json` for English and the
- * page's language, among the `languages` the game has. They never replace the shell's.
+ * page's language, among the `languages` the game has. They never replace the shell's
+ * (nor those of a game added before). Returns the game's own words in the page's language
+ * (English where one is missing), for the words every game has (its name, its Play now
+ * presets), which the lobby looks up game by game.
  */
 export async function addWords(base, languages) {
-  if (!languages.includes("en")) return;
+  if (!languages.includes("en")) return {};
   const own = await load("en", base).catch(() => ({}));
   english = { ...own, ...english };
   if (current === "en") {
     strings = english;
-    return;
+    return { ...own };
   }
   const mine = languages.includes(current) ? await load(current, base).catch(() => ({})) : {};
   strings = { ...mine, ...strings };
+  return { ...own, ...mine };
 }
 
 /** Choose a language from the menu: remember it and reload the page in it. */

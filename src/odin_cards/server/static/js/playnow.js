@@ -1,5 +1,7 @@
-// Play now (docs/matchmaking.md): the home page's panel. Choose players, target and clock;
-// the server matches waiting people of similar rating (guests with guests). While waiting
+// Play now (docs/matchmaking.md): the home page's panel, for the lobby's chosen game
+// (lobby-games.js; hidden for a game without Play now presets). Choose players, one of the
+// game's presets and the clock; the server matches waiting people of similar rating
+// (guests with guests). While waiting
 // the panel shows the time waited and how many wait with the same choices, polls every
 // two seconds (a page that stops polling loses its ticket), and after the wait offers to
 // fill the other seats with bots. Once matched, the ticket's secret is the seat's token:
@@ -8,15 +10,17 @@
 import { accountFetch, currentAccount } from "./account.js";
 import { rememberSeat, saveName, savedName } from "./api.js";
 import { initI18n, t } from "./i18n.js";
+import { chosenGame, gameParts, lobbyGames, onGameChosen, presetName } from "./lobby-games.js";
 import { clear, h, levelName, toast } from "./ui.js";
 
 const KEPT = "odin.playnow"; // sessionStorage: the waiting ticket of this tab
 const POLL_MS = 2000;
 const CLOCK_TEXT = { fast: "playnow_fast", normal: "playnow_normal", slow: "playnow_slow" };
-const choice = { players: 2, target: "15", clock: "normal", level: "" };
+const choice = { players: 2, target: null, clock: "normal", level: "" };
 let box = null;
 let account = null;
-let levels = [];
+let game = null; // the lobby's chosen game (GET /api/games)
+let words = {}; // its own words (its presets' labels)
 let waiting = null; // {ticket, name, status, since (ms of the last status), shownAt}
 let pollTimer = null;
 let tickTimer = null;
@@ -52,7 +56,29 @@ function message(error) {
 
 // ------------------------------------------------------------------ choosing
 
+/** Follow the lobby's chosen game: its seats and presets (the middle preset first: Odin's
+ * 15 points); the panel is hidden for a game without presets. */
+async function follow(chosen) {
+  const { words: own } = await gameParts(chosen);
+  if ((await chosenGame()) !== chosen) return; // another game was chosen meanwhile
+  game = chosen;
+  words = own;
+  const { min, max } = game.players;
+  choice.players = Math.min(max, Math.max(min, choice.players));
+  const presets = game.play_now.map((preset) => preset.key);
+  if (!presets.includes(choice.target)) choice.target = presets[Math.floor(presets.length / 2)] ?? null;
+  if (!game.levels.some((level) => level.key === choice.level)) choice.level = "";
+  if (!waiting) renderChoice();
+}
+
 function renderChoice(note) {
+  box.hidden = !game.play_now.length;
+  if (box.hidden) {
+    clear(box);
+    return;
+  }
+  const sizes = [];
+  for (let p = game.players.min; p <= game.players.max; p++) sizes.push([p, String(p)]);
   const name = h("input", {
     id: "playnow-name",
     type: "text",
@@ -73,13 +99,13 @@ function renderChoice(note) {
           join(account ? null : name.value);
         },
       },
-      field(t("players"), radios("players", t("players"), [2, 3, 4, 5, 6].map((p) => [p, String(p)]), choice.players, (p) => ((choice.players = p), renderChoice()))),
+      field(t("players"), radios("players", t("players"), sizes, choice.players, (p) => ((choice.players = p), renderChoice()))),
       field(
-        t("target"),
+        words.preset || t("playnow_preset"),
         radios(
           "target",
-          t("target"),
-          [["one", t("one_hand")], ["10", "10"], ["15", "15"], ["20", "20"]],
+          words.preset || t("playnow_preset"),
+          game.play_now.map((preset) => [preset.key, presetName(preset, words)]),
           choice.target,
           (v) => ((choice.target = v), renderChoice()),
         ),
@@ -111,7 +137,7 @@ async function join(name) {
   }
   const kept = readKept();
   try {
-    const body = { players: choice.players, target: choice.target, clock: choice.clock };
+    const body = { game: game.key, players: choice.players, target: choice.target, clock: choice.clock };
     if (!account) body.name = name;
     if (kept) body.previous = kept.ticket;
     const answer = await accountFetch("/api/play-now", { method: "POST", body });
@@ -185,17 +211,32 @@ function tick() {
   if (later) later.textContent = t("playnow_bots_in", { n: botsIn() });
 }
 
+/** The game a ticket waits for, with its words: the one it says (a reload while waiting
+ * on another game's ticket), else the lobby's. */
+async function ticketGame(key) {
+  const found = (await lobbyGames()).find((g) => g.key === key);
+  if (!found || found === game) return;
+  waiting.game = found;
+  waiting.words = (await gameParts(found)).words;
+  if (waiting) renderWaiting();
+}
+
 function renderWaiting() {
+  box.hidden = false; // waiting for a game, whichever game the lobby shows now
   const status = waiting.status;
-  const chosen = status.choice || choice;
+  const chosen = status.choice || { ...choice, game: game.key };
+  if (chosen.game && chosen.game !== (waiting.game || game).key) ticketGame(chosen.game);
+  const playing = waiting.game || game;
+  const own = waiting.game ? waiting.words : words;
+  const preset = playing.play_now.find((p) => p.key === chosen.target);
   const summary = t("playnow_summary", {
     players: chosen.players,
-    target: chosen.target === "one" ? t("one_hand") : chosen.target,
+    target: preset ? presetName(preset, own) : chosen.target,
     clock: t(CLOCK_TEXT[chosen.clock] || "playnow_normal"),
   });
   const select = h("select", { id: "playnow-level", "aria-label": t("playnow_bot_level") });
   select.append(new Option(t("playnow_level_auto"), ""));
-  for (const level of levels) select.append(new Option(levelName(level.key), level.key));
+  for (const level of playing.levels) select.append(new Option(levelName(level.key), level.key));
   select.value = choice.level;
   select.addEventListener("change", () => (choice.level = select.value));
   const ready = botsIn() === 0;
@@ -286,12 +327,13 @@ async function start() {
   box.setAttribute("aria-labelledby", "playnow-title");
   box.dataset.testid = "playnow";
   account = (await currentAccount()).account;
-  try {
-    const answer = await fetch("/api/levels");
-    levels = answer.ok ? await answer.json() : [];
-  } catch {
-    levels = [];
+  const chosen = await chosenGame();
+  if (!chosen) {
+    box.hidden = true;
+    return;
   }
+  await follow(chosen);
+  onGameChosen(follow);
   const kept = readKept();
   if (kept) {
     waiting = kept; // a reload while waiting: carry on with the same ticket

@@ -1,6 +1,7 @@
-// One line describing a table's rule options, for lists and the table header.
+// Odin's table options in one line: the lobby's lists, the waiting room, the side panel and
+// the replay (describeOptions of its board).
 
-import { t } from "./i18n.js";
+import { t } from "/static/js/i18n.js";
 
 export function optionsSummaryText(options, players) {
   if (!options) return "";
