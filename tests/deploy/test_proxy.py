@@ -67,8 +67,15 @@ def test_pages_api_and_files_keep_the_security_headers(cluster: Cluster) -> None
             assert answer.headers.get("server", "") in ("", "nginx"), answer.headers["server"]
 
 
-def test_the_client_files_are_cached_by_the_proxy(cluster: Cluster) -> None:
-    path = "/static/js/api.js"
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/js/api.js",  # the shell's
+        "/games/odin/board.js",  # a game's board files
+        "/games/odin/rules",  # and its own pages
+    ],
+)
+def test_the_client_files_are_cached_by_the_proxy(cluster: Cluster, path: str) -> None:
     with client() as http:
         first, second = (http.get(cluster.base + path) for _ in range(2))
     assert first.status_code == second.status_code == 200
