@@ -25,6 +25,7 @@ const form = {
 /** The chosen game: {game (as GET /api/games lists it), words (its own), module (its
  * board's), options (its board's optionsForm, or null: the rules' defaults)}. */
 const lobby = { game: null, words: {}, module: null, options: null };
+let offered = []; // the server's games (GET /api/games), in its order
 const names = {}; // every game's name in the page's language, by key
 const modules = {}; // the board modules of the games in the lists, by key (their options in words)
 let created = null;
@@ -69,8 +70,8 @@ async function start() {
       ),
     ),
   );
-  const games = await lobbyGames();
-  await Promise.all(games.map(async (game) => (names[game.key] = gameName(game, await loadWords(game.key)))));
+  offered = await lobbyGames();
+  await Promise.all(offered.map(async (game) => (names[game.key] = gameName(game, await loadWords(game.key)))));
   onGameChosen(show);
   await show(await chosenGame());
   setInterval(refreshLists, 10000);
@@ -113,24 +114,21 @@ async function show(game) {
 
 /** The game choice (from two games on): the games by name, the chosen one's summary. */
 function renderChoice() {
-  lobbyGames().then((games) => {
-    choiceBox.hidden = games.length < 2;
-    if (games.length < 2) return;
-    const game = lobby.game;
-    const summary = lobby.words.summary || game.summary;
-    clear(choiceBox).append(
-      field(
+  choiceBox.hidden = offered.length < 2;
+  if (choiceBox.hidden) return;
+  const game = lobby.game;
+  clear(choiceBox).append(
+    field(
+      "game",
+      segmented(
         "game",
-        segmented(
-          "game",
-          games.map((g) => [g.key, names[g.key] || g.name]),
-          game.key,
-          (key) => chooseGame(key),
-        ),
-        summary,
+        offered.map((g) => [g.key, names[g.key] || g.name]),
+        game.key,
+        (key) => chooseGame(key),
       ),
-    );
-  });
+      lobby.words.summary || game.summary,
+    ),
+  );
 }
 
 /** How to play the chosen game: its rules page's summary and links (Odin's: the rules in

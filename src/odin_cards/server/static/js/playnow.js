@@ -9,8 +9,9 @@
 
 import { accountFetch, currentAccount } from "./account.js";
 import { rememberSeat, saveName, savedName } from "./api.js";
+import { loadWords } from "./boards.js";
 import { initI18n, t } from "./i18n.js";
-import { chosenGame, gameParts, lobbyGames, onGameChosen, presetName } from "./lobby-games.js";
+import { chosenGame, lobbyGames, onGameChosen, presetName } from "./lobby-games.js";
 import { clear, h, levelName, toast } from "./ui.js";
 
 const KEPT = "odin.playnow"; // sessionStorage: the waiting ticket of this tab
@@ -21,7 +22,8 @@ let box = null;
 let account = null;
 let game = null; // the lobby's chosen game (GET /api/games)
 let words = {}; // its own words (its presets' labels)
-let waiting = null; // {ticket, name, status, since (ms of the last status), shownAt}
+const known = new Map(); // key -> {game, words}: the games this panel has shown
+let waiting = null; // {ticket, name, game (its key), status, since (ms of the last status)}
 let pollTimer = null;
 let tickTimer = null;
 
@@ -56,10 +58,20 @@ function message(error) {
 
 // ------------------------------------------------------------------ choosing
 
+/** The game `key` with its own words (null for a game the server does not offer). */
+async function know(key) {
+  if (!known.has(key)) {
+    const found = (await lobbyGames()).find((g) => g.key === key);
+    if (!found) return null;
+    known.set(key, { game: found, words: await loadWords(key) });
+  }
+  return known.get(key);
+}
+
 /** Follow the lobby's chosen game: its seats and presets (the middle preset first: Odin's
  * 15 points); the panel is hidden for a game without presets. */
 async function follow(chosen) {
-  const { words: own } = await gameParts(chosen);
+  const { words: own } = await know(chosen.key);
   if ((await chosenGame()) !== chosen) return; // another game was chosen meanwhile
   game = chosen;
   words = own;
@@ -141,7 +153,7 @@ async function join(name) {
     if (!account) body.name = name;
     if (kept) body.previous = kept.ticket;
     const answer = await accountFetch("/api/play-now", { method: "POST", body });
-    waiting = { ticket: answer.ticket, name: answer.name };
+    waiting = { ticket: answer.ticket, name: answer.name, game: game.key };
     sessionStorage.setItem(KEPT, JSON.stringify(waiting));
     show(answer);
   } catch (error) {
@@ -211,23 +223,14 @@ function tick() {
   if (later) later.textContent = t("playnow_bots_in", { n: botsIn() });
 }
 
-/** The game a ticket waits for, with its words: the one it says (a reload while waiting
- * on another game's ticket), else the lobby's. */
-async function ticketGame(key) {
-  const found = (await lobbyGames()).find((g) => g.key === key);
-  if (!found || found === game) return;
-  waiting.game = found;
-  waiting.words = (await gameParts(found)).words;
-  if (waiting) renderWaiting();
-}
-
 function renderWaiting() {
   box.hidden = false; // waiting for a game, whichever game the lobby shows now
   const status = waiting.status;
-  const chosen = status.choice || { ...choice, game: game.key };
-  if (chosen.game && chosen.game !== (waiting.game || game).key) ticketGame(chosen.game);
-  const playing = waiting.game || game;
-  const own = waiting.game ? waiting.words : words;
+  const chosen = status.choice || { ...choice, game: waiting.game || game.key };
+  // The ticket's game (after a reload, maybe not the lobby's), once its words are known.
+  const ticket = known.get(chosen.game);
+  if (!ticket) know(chosen.game).then((found) => found && waiting && renderWaiting());
+  const { game: playing, words: own } = ticket || { game, words };
   const preset = playing.play_now.find((p) => p.key === chosen.target);
   const summary = t("playnow_summary", {
     players: chosen.players,
