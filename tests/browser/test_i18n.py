@@ -79,11 +79,9 @@ def test_the_shell_and_odin_have_no_word_in_common() -> None:
 
 def _built_keys() -> set[str]:
     """The keys the pages build at run time, family by family."""
-    from odin_cards.odin.bots import LEVELS
     from odin_cards.server.core.people.ratings import CLASSES
 
-    keys = {f"level_{key}" for key in LEVELS} | {f"level_{key}_desc" for key in LEVELS}
-    keys |= {f"class_{rating_class}" for rating_class in CLASSES}
+    keys = {f"class_{rating_class}" for rating_class in CLASSES}
     protocol = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
     codes = re.search(r"code one\s+of (.*?)\.\s", protocol, re.S)
     assert codes is not None
@@ -122,8 +120,22 @@ def test_every_run_time_key_family_is_known_to_this_test() -> None:
         families |= set(re.findall(r"\bkey: `([a-z_]+)\$\{", text))
         families |= set(re.findall(r"hasText\(`([a-z_]+)\$\{", text))
     known = {re.sub(r"[a-z0-9]+$", "", key) for key in _built_keys()}
-    known |= {"level_"}
     assert families <= known, families - known
+
+
+def test_a_games_bot_levels_are_named_in_its_own_words() -> None:
+    """Levels are a game's (two games may both have a \"random\" level): Odin names and
+    describes each of its levels in its own words, in every language, and the shell names
+    none (ui.js's setLevels reads ``level.<key>`` of the table's game, else the server's
+    English)."""
+    from odin_cards.games import plugin_of
+
+    levels = plugin_of("odin").level_keys
+    for lang in LANGUAGES:
+        words = _words(ODIN, lang)
+        assert {f"level.{key}" for key in levels} <= set(words), lang
+        assert {f"level.{key}.desc" for key in levels} <= set(words), lang
+        assert not [key for key in _words(STATIC, lang) if key.startswith("level")], lang
 
 
 def test_the_no_script_message_is_in_every_language() -> None:

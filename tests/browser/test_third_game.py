@@ -106,6 +106,13 @@ def test_its_board_plays_a_game_with_a_bot_to_the_end_and_replays_it(
         )
         page.goto(f"{server}/t/{table['id']}")
         expect(page.get_by_test_id("ta-pile")).to_have_text("11 tokens left")
+        # The page's other modules (friends, the account bar) start the shell's words too:
+        # they are loaded once a page, never again over the words the board added.
+        again = page.evaluate(
+            """async () => { const i18n = await import("/static/js/i18n.js");
+                await i18n.initI18n(); return i18n.t("ta.pile", {n: 3}); }"""
+        )
+        assert again == "3 tokens left"
         hand = page.evaluate("window.odinTable.state.hand")
         expect(page.get_by_test_id("ta-hand")).to_have_text(
             "Your numbers: " + ", ".join(map(str, hand))
@@ -190,6 +197,8 @@ def test_it_is_offered_in_the_lobby(browser: Browser, server: str, artifacts: Pa
         expect(listed).to_have_count(0)  # Odin's open tables hold no table of take-away
         choice.filter(has_text="Take-away").click()
         page.locator("#seat-1").select_option("random")
+        # Its "random" level is described in its own words, not in Odin's (same key).
+        expect(page.locator("#create-form .help").first).to_have_text("Takes any legal number.")
         page.locator("#create").click()
         page.locator("#go-to-table").click()
         page.locator("#name").fill("Ada")

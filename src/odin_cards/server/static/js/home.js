@@ -96,7 +96,7 @@ async function show(game) {
   lobby.words = parts.words;
   lobby.module = parts.module;
   lobby.options = parts.module.optionsForm ? parts.module.optionsForm(optionsContext()) : null;
-  setLevels(game.levels);
+  setLevels(game.levels, parts.words);
   const { min, max } = game.players;
   form.players = Math.min(max, Math.max(min, form.players));
   const levelKeys = new Set(game.levels.map((level) => level.key));

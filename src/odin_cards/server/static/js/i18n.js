@@ -33,7 +33,19 @@ export function chooseLanguage() {
   return "en";
 }
 
-export async function initI18n() {
+let started = null;
+
+/**
+ * Load the shell's words for the page's language, once a page: every module of a page
+ * (the table, friends, the account bar) awaits the same loading, so a later caller never
+ * loads them again over the words a game's board has added meanwhile (addWords).
+ */
+export function initI18n() {
+  if (!started) started = loadShellWords();
+  return started;
+}
+
+async function loadShellWords() {
   current = chooseLanguage();
   english = await load("en");
   strings = current === "en" ? english : await load(current).catch(() => english);

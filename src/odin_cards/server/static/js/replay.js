@@ -6,7 +6,7 @@
 
 import { annotateReplay, watchAnalysis } from "./analysis.js";
 import { api, pageTable } from "./api.js";
-import { loadBoard } from "./boards.js";
+import { loadBoard, loadWords } from "./boards.js";
 import { actionsAt, replayChatPanel } from "./chat.js";
 import { initI18n, t } from "./i18n.js";
 import { standingsOrder } from "./table-model.js";
@@ -31,7 +31,8 @@ async function start() {
     return message(error.status === 404 ? t("table_not_found") : t("load_failed", { message: error.message }));
   }
   rulesOf(R.table.game);
-  setLevels(await api.levels(R.table.game).catch(() => []));
+  const [levels, words] = await Promise.all([api.levels(R.table.game).catch(() => []), loadWords(R.table.game)]);
+  setLevels(levels, words);
   try {
     R.record = await api.record(id);
   } catch (error) {

@@ -10,7 +10,7 @@
 
 import { closedNotice } from "./access.js";
 import { api, forgetSeat, pageTable, rememberSeat, saveName, seatAt } from "./api.js";
-import { loadBoard } from "./boards.js";
+import { loadBoard, loadWords } from "./boards.js";
 import { ChatPanel } from "./chat.js";
 import { TableClock } from "./clock.js";
 import { Connection } from "./connection.js";
@@ -175,8 +175,13 @@ async function start() {
   let module;
   try {
     let levels;
-    [module, levels] = await Promise.all([loadBoard(P.table.game), api.levels(P.table.game).catch(() => [])]);
-    setLevels(levels);
+    let words;
+    [module, levels, words] = await Promise.all([
+      loadBoard(P.table.game),
+      api.levels(P.table.game).catch(() => []),
+      loadWords(P.table.game),
+    ]);
+    setLevels(levels, words);
   } catch (error) {
     showFatal(t("load_failed", { message: String(error.message || error) }));
     return;

@@ -2,7 +2,7 @@
 // the element builder, toasts, the header, bot levels and seat names, icons.
 
 import { boardsListed, gamePage } from "./boards.js";
-import { hasText, languageMenu, t, translatePage } from "./i18n.js";
+import { languageMenu, t, translatePage } from "./i18n.js";
 import { applyLook, loadPrefs } from "./prefs.js";
 
 /** h("div.card.red", {attrs}, ...children): a tiny element builder. */
@@ -79,14 +79,18 @@ const levelNames = {};
 const levelDescriptions = {};
 
 /**
- * Remember the bot levels (from GET /api/levels) for seatName and the lobby, in the page's
- * language: `level_<key>` and `level_<key>_desc` when translated, else the server's English
- * (so that a new level still appears before it is translated).
+ * Remember one game's bot levels (from GET /api/levels or /api/games) for seatName and the
+ * lobby, in the page's language: the game's own words `level.<key>` and `level.<key>.desc`
+ * (`words`: what loadWords answers for that game) where it has them, else the server's
+ * English (a game without words, a level not translated yet). Levels are a game's: two
+ * games may both have a "random" level, described differently.
  */
-export function setLevels(levels) {
+export function setLevels(levels, words = {}) {
+  for (const key of Object.keys(levelNames)) delete levelNames[key];
+  for (const key of Object.keys(levelDescriptions)) delete levelDescriptions[key];
   for (const level of levels || []) {
-    levelNames[level.key] = hasText(`level_${level.key}`) ? t(`level_${level.key}`) : level.name;
-    levelDescriptions[level.key] = hasText(`level_${level.key}_desc`) ? t(`level_${level.key}_desc`) : level.description;
+    levelNames[level.key] = words[`level.${level.key}`] || level.name;
+    levelDescriptions[level.key] = words[`level.${level.key}.desc`] || level.description;
   }
 }
 
