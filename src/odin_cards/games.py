@@ -49,14 +49,20 @@ def _discover() -> dict[str, GamePlugin]:
     return found
 
 
-def plugins() -> dict[str, GamePlugin]:
+_ordered: dict[str, GamePlugin] | None = None
+"""Every game in order, worked out once (asked on every broadcast): reset by :func:`registered`."""
+
+
+def plugins() -> Mapping[str, GamePlugin]:
     """Every game, in the order lists show them (by rank, then key); the first is the
-    default game."""
-    global _installed
-    if _installed is None:
-        _installed = _discover()
-    merged = {**_installed, **_added}
-    return {key: merged[key] for key in sorted(merged, key=lambda k: (merged[k].rank, k))}
+    default game. (The dict is shared: read it, never change it.)"""
+    global _installed, _ordered
+    if _ordered is None:
+        if _installed is None:
+            _installed = _discover()
+        merged = {**_installed, **_added}
+        _ordered = {k: merged[k] for k in sorted(merged, key=lambda k: (merged[k].rank, k))}
+    return _ordered
 
 
 def keys() -> tuple[str, ...]:
@@ -97,15 +103,18 @@ def rules_of(key: str) -> GameRules:
 def registered(*added: GamePlugin) -> Iterator[Mapping[str, GamePlugin]]:
     """The registry with ``added`` games besides the installed ones, until the block ends
     (a game of the same key as an installed one stands in for it)."""
+    global _ordered
     before = dict(_added)
     for plugin in added:
         _added[plugin.key] = plugin
         _rules.pop(plugin.key, None)
+    _ordered = None
     try:
         yield plugins()
     finally:
         _added.clear()
         _added.update(before)
+        _ordered = None
         for plugin in added:
             _rules.pop(plugin.key, None)
 
