@@ -233,7 +233,7 @@ READS: list[Step] = [
     lambda db: db.people.blocks_between("id-ann", "id-bob"),
     lambda db: db.people.blocked_ids("id-bob"),
     lambda db: db.people.seat_accounts("t1"),
-    lambda db: db.people.tables_of(["id-ann"]),
+    lambda db: db.people.tables_of(["id-ann"], "id-bob", NOW),
     lambda db: db.people.table_seated("t1", "id-ann"),
     lambda db: db.people.invites_to("id-ann", NOW, 9),
     lambda db: db.people.invited("id-ann", NOW),

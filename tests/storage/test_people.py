@@ -85,7 +85,8 @@ async def test_the_tables_people_sit_at_and_their_accounts(storage: Storage) -> 
     await seated_table(storage, "done", {0: holders["ann"]}, "finished")
     assert await storage.people.seat_accounts("mid") == {0: bob, 1: ann}
     assert await storage.people.seat_accounts("ghost") == {}
-    found = await storage.people.tables_of([ann, bob, "nobody"])
+    since = NOW - timedelta(days=1)
+    found = await storage.people.tables_of([ann, bob, "nobody"], ann, since)
     assert found == {
         ann: [
             SeatAt("hid", "waiting", True, 2, 4),
@@ -94,7 +95,7 @@ async def test_the_tables_people_sit_at_and_their_accounts(storage: Storage) -> 
         ],
         bob: [SeatAt("mid", "waiting", False, 0, 2)],
     }
-    assert await storage.people.tables_of([]) == {}
+    assert await storage.people.tables_of([], ann, since) == {}
     assert await storage.people.table_seated("mid", ann) == SeatAt("mid", "waiting", False, 0, 2)
     assert await storage.people.table_seated("done", ann) is None
     assert await storage.people.table_seated("old", bob) is None
@@ -105,8 +106,34 @@ async def test_a_person_lists_at_most_ten_tables_newest_first(storage: Storage) 
     holder = await storage.accounts.by_id(ann)
     for i in range(12):
         await seated_table(storage, f"t{i:02d}", {0: holder}, age=timedelta(minutes=i))
-    found = await storage.people.tables_of([ann])
+    found = await storage.people.tables_of([ann], ann, NOW)
     assert [t.table_id for t in found[ann]] == [f"t{i:02d}" for i in range(10)]
+
+
+async def test_a_private_table_is_listed_only_to_who_sits_there_or_was_invited(
+    storage: Storage,
+) -> None:
+    ann, bob, cy, dee = await people(storage)
+    hidden = a_table("hid", age=timedelta(minutes=1), players=3)
+    hidden.settings = {"visibility": "private"}
+    await storage.store.insert(hidden)
+    await storage.store.take_seat("hid", 0, "Ann", "hid-0", False, ann)
+    await storage.store.take_seat("hid", 1, "Bob", "hid-1", False, bob)
+    open_table = a_table("pub", age=timedelta(minutes=2), players=3)
+    await storage.store.insert(open_table)
+    await storage.store.take_seat("pub", 0, "Ann", "pub-0", False, ann)
+    await storage.people.invite("i1", ann, cy, "hid", NOW - timedelta(hours=2))
+    since = NOW - timedelta(hours=1)
+
+    def ids(found: dict[str, list[SeatAt]]) -> list[str]:
+        return [t.table_id for t in found.get(ann, [])]
+
+    assert ids(await storage.people.tables_of([ann], bob, since)) == ["hid", "pub"]
+    assert ids(await storage.people.tables_of([ann], ann, since)) == ["hid", "pub"]
+    assert ids(await storage.people.tables_of([ann], dee, since)) == ["pub"]
+    assert ids(await storage.people.tables_of([ann], cy, since)) == ["pub"]  # invited too long ago
+    shown = await storage.people.tables_of([ann], cy, NOW - timedelta(hours=3))
+    assert ids(shown) == ["hid", "pub"]
 
 
 async def test_invitations_are_listed_answered_and_replaced(storage: Storage) -> None:

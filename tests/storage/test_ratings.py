@@ -252,3 +252,27 @@ async def test_a_leaderboard_ranks_live_established_ratings(storage: Storage) ->
     total, page = await storage.profiles.board("heads-up", 1, 2, True)
     assert total == 4 and [entry.name for entry in page] == ["Dee", "Cy"]
     assert await storage.profiles.board("multi", 0, 10, True) == (0, [])
+
+
+async def test_a_profile_never_lists_a_private_table_but_counts_its_games(
+    storage: Storage,
+) -> None:
+    ann = an_account("Ann")
+    await storage.accounts.create(ann)
+    hidden = a_table("hid", "finished", timedelta(hours=1))
+    hidden.settings = {"visibility": "private"}
+    await storage.store.insert(hidden)
+    await storage.store.take_seat("hid", 0, "Ann", "hid-0", False, ann.account.id)
+    await seated_table(storage, "pub", {0: ann}, "finished", timedelta(hours=2))
+    running = a_table("run", "playing")
+    running.settings = {"visibility": "private"}
+    await storage.store.insert(running)
+    await storage.store.take_seat("run", 1, "Ann", "run-1", False, ann.account.id)
+    for table_id, age in (("hid", 1), ("pub", 2)):
+        await storage.ratings.settle(
+            result(table_id, rated=True, age=timedelta(hours=age)), raise_by(1)
+        )
+    assert [t.table_id for t in await storage.profiles.recent(ann.account.id, 10)] == ["pub"]
+    assert [p.table_id for p in await storage.profiles.history(ann.account.id, 10)] == ["pub"]
+    assert await storage.profiles.played(ann.account.id) == [Played(2, 2, 2)]
+    assert (await storage.profiles.ratings_of(ann.account.id))["heads-up"].games == 2

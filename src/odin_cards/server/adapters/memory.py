@@ -106,7 +106,7 @@ class MemoryTableStore:
             if t.status == "waiting"
             and t.game == game
             and t.created >= since
-            and t.settings.get("visibility") != "private"
+            and self.db.listed(t.id)
         ]
         found.sort(key=lambda t: (t.created, t.id), reverse=True)
         return [self.db.stored_table(t.id) for t in found[: max(limit, 0)]]

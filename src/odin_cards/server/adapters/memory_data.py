@@ -226,6 +226,12 @@ class MemoryData:
         row = None if account_id is None else self.account_rows.get(account_id)
         return None if row is None or row.deleted is not None else row.name
 
+    def listed(self, table_id: str) -> bool:
+        """Whether the table may be shown to anyone (it exists and is not private): every
+        listing for someone who does not sit at a table filters on this, as on SQL."""
+        table = self.tables.get(table_id)
+        return table is not None and table.settings.get("visibility") != "private"
+
     def stored_table(self, table_id: str) -> TableRecord:
         """A copy of a stored table whose seats carry their accounts' names (a join)."""
         table = copy.deepcopy(self.tables[table_id])

@@ -135,12 +135,29 @@ class MemoryPeopleStore:
                     found.append((seat.account_id, at))
         return found
 
-    async def tables_of(self, account_ids: Sequence[str]) -> dict[str, list[SeatAt]]:
+    async def tables_of(
+        self, account_ids: Sequence[str], viewer: str, invited_since: datetime
+    ) -> dict[str, list[SeatAt]]:
         self.db.reading()
         if not account_ids:
             return {}
+        invited = {
+            i.table_id
+            for i in self.db.invites.values()
+            if i.recipient == viewer and i.created >= invited_since
+        }
+        seated = {
+            table.id
+            for table in self.db.tables.values()
+            if any(seat.account_id == viewer for seat in table.seats)
+        }
+        seats = [
+            (account, at)
+            for account, at in self._seats_at(set(account_ids))
+            if self.db.listed(at.table_id) or at.table_id in invited or at.table_id in seated
+        ]
         found: dict[str, list[SeatAt]] = {}
-        for account, at in self._seats_at(set(account_ids))[: 20 * len(account_ids)]:
+        for account, at in seats[: 20 * len(account_ids)]:
             mine = found.setdefault(account, [])
             if len(mine) < TABLES_EACH:
                 mine.append(at)

@@ -140,7 +140,9 @@ class MemoryRatingStore:
             rows = [
                 row
                 for row in self.db.history.values()
-                if row.account_id == account and row.rating_class == rating_class
+                if row.account_id == account
+                and row.rating_class == rating_class
+                and self.db.listed(row.table_id)
             ]
             rows.sort(key=lambda row: (row.created, row.table_id), reverse=True)
             latest = rows[: max(limit, 0)]
@@ -183,6 +185,8 @@ class MemoryRatingStore:
         self.db.reading()
         found = []
         for table in self.db.tables.values():
+            if not self.db.listed(table.id):
+                continue
             result = self.db.results.get(table.id)
             for seat in table.seats:
                 if seat.account_id != account:

@@ -169,10 +169,19 @@ class SqlPeopleStore:
                 sa.update(schema.accounts).where(a.id == account_id).values(last_seen=utc(when))
             )
 
-    async def tables_of(self, account_ids: Sequence[str]) -> dict[str, list[SeatAt]]:
+    async def tables_of(
+        self, account_ids: Sequence[str], viewer: str, invited_since: datetime
+    ) -> dict[str, list[SeatAt]]:
         if not account_ids:
             return {}
-        s, t = schema.seats.c, schema.tables.c
+        s, t, i = schema.seats.c, schema.tables.c, schema.invites.c
+        shown = sa.or_(
+            schema.listed_table(),
+            t.id.in_(sa.select(s.table_id).where(s.account_id == viewer)),
+            t.id.in_(
+                sa.select(i.table_id).where(i.recipient == viewer, i.created >= utc(invited_since))
+            ),
+        )
         async with reading(self.engine, "find friends' tables") as connection:
             rows = (
                 await connection.execute(
@@ -181,6 +190,7 @@ class SqlPeopleStore:
                     .where(
                         s.account_id.in_(list(account_ids)),
                         t.status.in_(("waiting", "playing")),
+                        shown,
                     )
                     .order_by(t.created.desc(), t.id, s.seat)
                     .limit(20 * len(account_ids))

@@ -201,7 +201,12 @@ class SqlRatingStore:
             for rating_class in CLASSES:
                 rows = await connection.execute(
                     sa.select(schema.rating_history)
-                    .where(h.account_id == account, h.rating_class == rating_class)
+                    .join(schema.tables, schema.tables.c.id == h.table_id)
+                    .where(
+                        h.account_id == account,
+                        h.rating_class == rating_class,
+                        schema.listed_table(),
+                    )
                     .order_by(h.created.desc(), h.table_id.desc())
                     .limit(limit)
                 )
@@ -263,7 +268,7 @@ class SqlRatingStore:
                 .join(schema.tables, t.id == s.table_id)
                 .outerjoin(schema.seat_results, (sr.table_id == s.table_id) & (sr.seat == s.seat))
                 .outerjoin(schema.table_results, r.table_id == s.table_id)
-                .where(s.account_id == account)
+                .where(s.account_id == account, schema.listed_table())
                 .order_by(t.created.desc(), t.id, s.seat)
                 .limit(limit)
             )

@@ -58,6 +58,14 @@ tables = sa.Table(
 )
 sa.Index("tables_status", tables.c.status)
 
+
+def listed_table() -> sa.ColumnElement[bool]:
+    """A table anyone may be shown (not ``settings["visibility"] == "private"``): every
+    query that lists tables to someone who does not sit at them filters on this."""
+    visibility = sa.func.coalesce(tables.c.settings["visibility"].as_string(), "public")
+    return visibility != "private"
+
+
 seats = sa.Table(
     "seats",
     metadata,

@@ -98,7 +98,7 @@ class SqlTableStore:
                 t.status == "waiting",
                 t.game == game,
                 t.created >= utc(since),
-                sa.func.coalesce(t.settings["visibility"].as_string(), "public") != "private",
+                schema.listed_table(),
             )
             .order_by(t.created.desc(), t.id.desc())
             .limit(limit)

@@ -151,18 +151,13 @@ class Friends:
     async def friends(self, me: str) -> list[dict[str, Any]]:
         """Who ``me`` follows: online or not, and the tables they sit at that ``me`` may see."""
         people = await self.store.following(me, MAX_FOLLOWS)
-        tables = await self.store.tables_of([p.id for p in people])
         now = self.clock.now()
-        invited = await self.store.invited(me, now - timedelta(hours=INVITE_HOURS))
-        mine = {t.table_id for t in (await self.store.tables_of([me])).get(me, [])}
+        since = now - timedelta(hours=INVITE_HOURS)
+        tables = await self.store.tables_of([p.id for p in people], me, since)
         online_since = now - timedelta(seconds=ONLINE_SECONDS)
         listed = []
         for person in people:
-            seen = [
-                t
-                for t in tables.get(person.id, [])
-                if not t.private or t.table_id in invited or t.table_id in mine
-            ]
+            seen = tables.get(person.id, [])
             listed.append(
                 {
                     "name": person.name,

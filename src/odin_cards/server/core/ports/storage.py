@@ -370,9 +370,13 @@ class PeopleStore(BlockList, Protocol):
 
     async def seen(self, account_id: str, when: datetime) -> None: ...
 
-    async def tables_of(self, account_ids: Sequence[str]) -> dict[str, list[SeatAt]]:
-        """Waiting and playing tables where each of these accounts sits, newest first
-        (at most 10 each)."""
+    async def tables_of(
+        self, account_ids: Sequence[str], viewer: str, invited_since: datetime
+    ) -> dict[str, list[SeatAt]]:
+        """Waiting and playing tables where each of these accounts sits that ``viewer``
+        may see, newest first (at most 10 each): public ones, and private ones only where
+        ``viewer`` sits or was invited since ``invited_since`` (the query itself filters:
+        no private table leaves the store for someone else)."""
 
     async def table_seated(self, table_id: str, account_id: str) -> SeatAt | None:
         """The table if ``account_id`` sits at it (waiting or playing)."""
