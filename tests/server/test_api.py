@@ -187,12 +187,14 @@ async def test_a_table_whose_log_does_not_replay_is_broken_not_dropped(
 
 
 async def test_waiting_tables_and_bot_seats_are_capped(settings: Settings) -> None:
-    capped = dataclasses.replace(settings, max_waiting_tables=2, max_bot_seats=3)
+    capped = dataclasses.replace(
+        settings, max_waiting_tables=10, waiting_tables_per_address=2, max_bot_seats=3
+    )
     async with running(capped) as server, server.http() as http:
         await new_table(http, 2)
         await new_table(http, 3, {0: "random", 1: "random"})
-        refused = await http.post("/api/tables", json={"players": 2})
-        assert refused.status_code == 503 and refused.json()["error"] == "too_many_tables"
+        refused = await http.post("/api/tables", json={"players": 2})  # the address's share
+        assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
         bots = {"players": 2, "bots": {"0": "random", "1": "random"}}
         too_many = await http.post("/api/tables", json=bots)
         assert too_many.status_code == 429 and too_many.json()["error"] == "too_many_bots"

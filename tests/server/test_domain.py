@@ -426,14 +426,23 @@ async def test_bad_requests_have_stable_codes(world: World) -> None:
         assert refused.value.code == code
 
 
-async def test_waiting_tables_in_all_are_capped() -> None:
-    world = World(max_waiting_tables=2)
-    await world.hall.create(2, {}, {})
-    await world.hall.create(3, {1: "random"}, {})
-    with pytest.raises(DomainError) as refused:
-        await world.hall.create(2, {}, {})
+async def test_waiting_tables_in_all_are_capped_and_abandoned_ones_give_way() -> None:
+    world = World(max_waiting_tables=2, waiting_tables_per_address=2)
+    first = await world.hall.create(2, {}, {}, client="10.0.0.1")
+    second = await world.hall.create(3, {1: "random"}, {}, client="10.0.0.1")
+    with pytest.raises(DomainError) as refused:  # one address's share
+        await world.hall.create(2, {}, {}, client="10.0.0.1")
+    assert refused.value.code == "rate_limited"
+    await world.watch(first)
+    third = await world.hall.create(2, {}, {}, client="10.0.0.2")  # the server is full
+    assert (first.status, second.status, third.status) == ("waiting", "expired", "waiting")
+    assert (await world.store.load(second.id)).table.status == "expired"  # type: ignore[union-attr]
+    await world.watch(third)
+    with pytest.raises(DomainError) as refused:  # nobody's table to give up
+        await world.hall.create(2, {}, {}, client="10.0.0.3")
     assert refused.value.code == "too_many_tables"
     await world.hall.create(2, {0: "random", 1: "random"}, {})  # starts at once: not waiting
+    await world.hall.stop()
 
 
 async def test_a_client_has_only_so_many_bot_seats_at_running_tables() -> None:

@@ -55,9 +55,7 @@ async def test_no_listing_names_a_private_table_to_an_outsider(server: Server) -
     bob, eve = await person(server, "Bob"), await person(server, "Eve")
     assert (await eve.post("/api/friends", {"name": "Bob"})).status_code == 201
     waiting = await _created(bob, players=3, options={}, visibility="private")
-    running = await _created(
-        bob, players=2, bots={"1": "random"}, options={}, visibility="private"
-    )
+    running = await _created(bob, players=2, bots={"1": "random"}, options={}, visibility="private")
     public = await _created(bob, players=3, options={})
     assert (await bob.http.get(f"/api/tables/{running}")).json()["table"]["status"] == "playing"
     async with httpx.AsyncClient(base_url=server.base, timeout=20.0) as anonymous:

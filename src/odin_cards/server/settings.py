@@ -71,7 +71,12 @@ class Settings:
 
     # ------------------------------------------------------------ limits of the domain
     max_waiting_tables: int = 1000
-    """Tables waiting for players, in all; more are refused (``too_many_tables``)."""
+    """Tables waiting for players, in all. Once reached, an abandoned one (nobody connected
+    to it) is given up for each new one, of the address holding the most, its oldest
+    first; with none to give up, ``too_many_tables``."""
+    waiting_tables_per_address: int = 20
+    """Tables of one client address (an IPv6 /64) waiting for players at once; more: 429
+    ``rate_limited`` (cancel one, or wait until people join)."""
     max_bot_seats: int = 12
     """Bot seats one client address may have at unfinished tables at once (``too_many_bots``)."""
     finished_in_memory: int = 200

@@ -3,12 +3,14 @@ and by account and address: the account's seat links and claims an hour.
 
 A public server meets clients that create tables in a loop or open sockets and say
 nothing. These counters keep one address from taking what others need. The address is
-the peer of the TCP connection (the ASGI scope's ``client``); behind a reverse proxy every
+the peer of the TCP connection (the ASGI scope's ``client``), an IPv6 one by its /64
+(:func:`address_key`); behind a reverse proxy every
 client shares the proxy's address, so raise the limits there or let the proxy enforce them.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -21,10 +23,28 @@ HOUR = 3600.0
 MINUTE = 60.0
 
 
+def address_key(address: str) -> str:
+    """The key under which a client address is counted: a whole IPv4 address, an IPv6
+    address's /64 network (one host is given a whole /64: its other addresses are the same
+    client), an IPv4-mapped IPv6 address as its IPv4 address; anything else (no address,
+    a name) as it is."""
+    try:
+        parsed = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address[:64]
+    if isinstance(parsed, ipaddress.IPv6Address):
+        mapped = parsed.ipv4_mapped
+        if mapped is not None:
+            return str(mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)
+
+
 def client_address(scope: Mapping[str, Any]) -> str:
-    """The peer address of an ASGI connection (``"unknown"`` when the server gives none)."""
+    """The quota key of an ASGI connection's peer (:func:`address_key`; ``"unknown"`` when
+    the server gives none): every quota and rate kept per client address keys on this."""
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    return address_key(str(client[0])) if client else "unknown"
 
 
 @dataclass(frozen=True, slots=True)

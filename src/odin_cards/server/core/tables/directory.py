@@ -328,12 +328,7 @@ class Directory:
         chosen["rated"] = rated_setting(chosen.get("rated"), game, players - len(bots))
         chosen["hints"] = hints_setting(chosen.get("hints"), chosen["rated"])
         if len(bots) < players:
-            waiting = sum(1 for t in self.tables.values() if t.status == "waiting")
-            if waiting >= self.settings.max_waiting_tables:
-                raise DomainError(
-                    "too_many_tables",
-                    "too many tables are waiting for players; join one or try later",
-                )
+            await self._room_to_wait(client)
         if bots and client is not None:
             running = self._bot_seats_of(client)
             if running + len(bots) > self.settings.max_bot_seats:
@@ -346,6 +341,57 @@ class Directory:
         record.settings = chosen
         record.creator_hash = creator_hash
         return await self.open_new(record, client)
+
+    async def _room_to_wait(self, client: str | None) -> None:
+        """Make room for one more waiting table of ``client``, or say why there is none.
+
+        One client (a quota key: an address, an IPv6 /64) may hold
+        ``waiting_tables_per_address`` waiting tables at once. When the server's
+        ``max_waiting_tables`` are reached, an abandoned one (nobody connected) is given
+        up (``expired``), of the client holding the most, its oldest first, so that
+        nobody can fill the server and lock everyone else out."""
+        waiting = [t for t in self.tables.values() if t.status == "waiting"]
+        share = self.settings.waiting_tables_per_address
+        if client is not None and sum(1 for t in waiting if t.client == client) >= share:
+            raise DomainError(
+                "rate_limited",
+                f"at most {share} of your tables may wait for players at once; "
+                "cancel one, or wait until people join them",
+            )
+        if len(waiting) < self.settings.max_waiting_tables:
+            return
+        held: dict[str | None, int] = {}
+        for table in waiting:
+            held[table.client] = held.get(table.client, 0) + 1
+        abandoned = [
+            t
+            for t in waiting
+            if self.ownership.owns(t)
+            and t.id not in self.sessions
+            and not self.ownership.elsewhere(t)[1]
+        ]
+        abandoned.sort(key=lambda t: (-held[t.client], t.created, t.id))
+        for table in abandoned:
+            if await self._give_up(table):
+                return
+        raise DomainError(
+            "too_many_tables", "too many tables are waiting for players; join one or try later"
+        )
+
+    async def _give_up(self, table: LiveTable) -> bool:
+        """Close an abandoned waiting table (``expired``) to make room; whether it was."""
+        async with table.lock:
+            if table.status != "waiting" or not self.ownership.owns(table):
+                return False
+            try:
+                await self.writes.write(self.store.set_status(table.id, "expired"), table.id)
+            except DomainError:
+                return False
+            table.status = "expired"
+            log.info("waiting table %s given up to make room for a new one", table.id)
+            self.fanout.announce(table)
+            self.drop(table)
+            return True
 
     def new_record(
         self, game: str, players: int, setup: dict[str, Any], bots: Mapping[int, str]
