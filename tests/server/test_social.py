@@ -317,3 +317,55 @@ async def test_a_closed_table_has_no_chat(world: SocialWorld) -> None:
     here = await world.watch(table, ann)
     table.status = "expired"
     assert await refused(world.hall.chat.say(table, here, "hi", None, None, "a")) == "expired"
+
+
+async def test_spectators_cannot_fill_the_players_chat(world: SocialWorld) -> None:
+    table, (ann, _) = await world.table_of(2)
+    ann_here = await world.watch(table, ann)
+    say = world.hall.chat.say
+    written, address = 0, 0
+    while True:  # a crowd of spectators, each from its own address, writes all it may
+        address += 1
+        watcher = await world.watch(table)
+        code = None
+        for n in range(CONNECTION_BURST):
+            try:
+                await say(table, watcher, f"noise {n}", None, None, f"10.1.{address}")
+            except DomainError as error:
+                code = error.code
+                break
+            written += 1
+        if code is not None:
+            break
+    assert code == "chat_full"
+    assert written == world.settings.chat_spectator_lines
+    await say(table, ann_here, "we can still talk", None, None, "10.0.0.1")
+    assert lines_of(ann_here)[-1]["text"] == "we can still talk"
+    world.hall = world.new_hall()  # a restart counts the stored lines again
+    table = await world.hall.get(table.id)
+    watcher = await world.watch(table)
+    assert await refused(say(table, watcher, "more", None, None, "10.2.0.1")) == "chat_full"
+    await say(table, await world.watch(table, ann), "still", None, None, "10.0.0.1")
+
+
+async def test_a_spectators_address_is_limited_over_its_connections_and_tables(
+    world: SocialWorld,
+) -> None:
+    first, _ = await world.table_of(2)
+    second, _ = await world.table_of(2)
+    say, burst = world.hall.chat.say, world.settings.chat_spectator_burst
+    said = 0
+    for table in (first, second):
+        watcher = await world.watch(table)
+        for n in range(CONNECTION_BURST):
+            if said == burst:
+                break
+            await say(table, watcher, f"line {n}", None, None, "2001:db8::/64")
+            said += 1
+    watcher = await world.watch(second)
+    assert await refused(say(second, watcher, "one more", None, None, "2001:db8::/64")) == (
+        "rate_limited"
+    )
+    await say(second, watcher, "another address", None, None, "10.0.0.3")
+    await world.clock.advance(1 / world.settings.chat_spectator_rate)
+    await say(second, watcher, "later", None, None, "2001:db8::/64")

@@ -93,6 +93,15 @@ class Settings:
     bot_deadline: float = 60.0
     """Seconds a bot move may take before a random legal move stands in."""
 
+    chat_spectator_lines: int = 500
+    """Lines a table's spectators may write in all (the players' 2,000 are theirs alone);
+    more: ``chat_full`` for spectators only."""
+    chat_spectator_burst: int = 8
+    """Lines spectators at one client address (an IPv6 /64) may write at once, over all
+    their connections and tables (per server process)."""
+    chat_spectator_rate: float = 0.2
+    """Lines a second after that burst (one every 5 s); more: ``rate_limited``."""
+
     # ------------------------------------------------------------ accounts (issue #10)
     session_idle: float = 14 * 24 * 3600.0
     """Seconds a logged-in session lives without being used."""

@@ -16,6 +16,11 @@ class Bucket:
         self._clock = clock
         self._stamp = clock()
 
+    def full(self) -> bool:
+        """Whether the bucket has refilled to its burst (a holder may forget it)."""
+        elapsed = self._clock() - self._stamp
+        return self._tokens + elapsed * self._rate >= self._burst
+
     def take(self) -> bool:
         """Take one token if there is one; ``False`` (and nothing taken) if not."""
         now = self._clock()

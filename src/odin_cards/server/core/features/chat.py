@@ -7,6 +7,13 @@ connection is) and per person (checked by the table's owner, which numbers and s
 line), and a cap on a table's lines (:data:`MAX_LINES`). Lines are stored and sent as raw
 text: every page shows them with ``textContent`` only.
 
+Spectators are many and cost nothing to be, so their lines draw on budgets of their own:
+a cap of their lines at a table (``Settings.chat_spectator_lines``; the players'
+:data:`MAX_LINES` are theirs alone, so spectators can never fill the chat the players
+use) and a rate per client address over all its connections and tables
+(``chat_spectator_burst``, ``chat_spectator_rate``, kept by the process the connections
+are at).
+
 Who hears whom: a player's line reaches everyone; a spectator's reaches the other
 spectators, and the players only when the table allows it (``settings["chat"] =
 {"spectators": true}``), so that nobody watching can coach a player by default. A viewer
@@ -50,12 +57,17 @@ from odin_cards.server.core.rate import Bucket
 from odin_cards.server.core.tables.ownership import Commands, Listeners, NotOwner
 from odin_cards.server.core.tables.sessions import Session
 from odin_cards.server.core.tables.table import LiveTable, clean_name
+from odin_cards.server.settings import Settings
 
 MAX_TEXT = 200
 """Characters a line may have (after white space is collapsed)."""
 
 MAX_LINES = 2000
-"""Lines a table's chat may hold; then it is full (a flood cannot fill the database)."""
+"""Lines a table's players may write; then their chat is full (a flood cannot fill the
+database). Spectators' lines are counted apart (``Settings.chat_spectator_lines``)."""
+
+MAX_ADDRESSES = 4096
+"""Spectators' addresses whose allowance is kept before those refilled are forgotten."""
 
 HISTORY = 100
 """Latest lines kept in memory per table and sent to whoever connects."""
@@ -118,6 +130,7 @@ class ChatContext(Protocol):
     and the sessions at a table."""
 
     clock: Clock
+    settings: Settings
 
     @property
     def commands(self) -> Commands: ...
@@ -147,6 +160,10 @@ class TableChat:
         self._locks: dict[str, asyncio.Lock] = {}
         self._connections: weakref.WeakKeyDictionary[Session, Bucket] = weakref.WeakKeyDictionary()
         self._people: dict[tuple[str, str], Bucket] = {}
+        self._addresses: dict[str, Bucket] = {}
+        """Each spectator address's allowance over all its connections and tables."""
+        self._counts: dict[str, tuple[int, int]] = {}
+        """Each table's stored lines: (the players', the spectators'), at the owner."""
         self._muted: weakref.WeakKeyDictionary[Session, set[str]] = weakref.WeakKeyDictionary()
         self.blocks: BlockList | None = None
         """Blocks between accounts (issue #10): a seat whose account blocked a person hears
@@ -200,7 +217,25 @@ class TableChat:
             )
         if not allowance.take():
             raise DomainError("rate_limited", "you write too fast: wait a few seconds")
+        if seat is None and not self._address_allowance(address or "unknown").take():
+            raise DomainError(
+                "rate_limited", "spectators at your address write too fast: wait a minute"
+            )
         await self.context.execute(table, Say(author, shown, seat, text, reaction))
+
+    def _address_allowance(self, address: str) -> Bucket:
+        settings = self.context.settings
+        allowance = self._addresses.get(address)
+        if allowance is None:
+            if len(self._addresses) >= MAX_ADDRESSES:
+                for known in [a for a, b in self._addresses.items() if b.full()]:
+                    del self._addresses[known]
+            allowance = self._addresses[address] = Bucket(
+                settings.chat_spectator_rate,
+                settings.chat_spectator_burst,
+                self.context.clock.monotonic,
+            )
+        return allowance
 
     async def _say(self, table: LiveTable, command: Say) -> Answer:
         await self.say_here(
@@ -233,8 +268,15 @@ class TableChat:
                 raise DomainError("rate_limited", "you write too fast: wait a few seconds")
             lines = await self.lines(table)
             number = lines[-1].number + 1 if lines else 0
-            if number >= MAX_LINES:
+            players, spectators = await self._counted(table)
+            if seat is not None and players >= MAX_LINES:
                 raise DomainError("chat_full", f"this table's chat is full ({MAX_LINES} lines)")
+            spectator_lines = self.context.settings.chat_spectator_lines
+            if seat is None and spectators >= spectator_lines:
+                raise DomainError(
+                    "chat_full",
+                    f"the spectators' chat of this table is full ({spectator_lines} lines)",
+                )
             line = ChatLine(
                 number,
                 author,
@@ -249,11 +291,32 @@ class TableChat:
                 await store.add_chat(table.id, line)
             except StoreUnavailable:
                 self._lines.pop(table.id, None)  # read again: it may have been stored
+                self._counts.pop(table.id, None)
                 raise DomainError("unavailable", "the chat cannot be stored now") from None
+            if seat is None:
+                self._counts[table.id] = (players, spectators + 1)
+            else:
+                self._counts[table.id] = (players + 1, spectators)
             self._keep(table.id, line)
             self._deliver(table, [line])
             self.context.publish(table, ChatSaid(line))
             return line
+
+    async def _counted(self, table: LiveTable) -> tuple[int, int]:
+        """The table's stored lines, the players' and the spectators' (read once)."""
+        counts = self._counts.get(table.id)
+        if counts is None:
+            try:
+                stored = await self._store().chat_of(table.id, self._most())
+            except StoreUnavailable:
+                raise DomainError("unavailable", "the chat cannot be read now") from None
+            spectators = sum(1 for line in stored if line.seat is None)
+            counts = self._counts[table.id] = (len(stored) - spectators, spectators)
+        return counts
+
+    def _most(self) -> int:
+        """Lines a table's chat holds at most: the players' and the spectators'."""
+        return MAX_LINES + self.context.settings.chat_spectator_lines
 
     # ------------------------------------------------------------ hearing
 
@@ -363,13 +426,14 @@ class TableChat:
         self._lines.pop(table_id, None)
         self._locks.pop(table_id, None)
         self._accounts.pop(table_id, None)
+        self._counts.pop(table_id, None)
         for key in [key for key in self._people if key[0] == table_id]:
             del self._people[key]
 
     async def record(self, table: LiveTable) -> list[dict[str, Any]]:
         """Every line of a finished table, in order, for its record (the replay)."""
         try:
-            lines = await self._store().chat_of(table.id, MAX_LINES)
+            lines = await self._store().chat_of(table.id, self._most())
         except StoreUnavailable:
             raise DomainError("unavailable", "the chat cannot be read now") from None
         return [chat_line_json(line) for line in lines]
