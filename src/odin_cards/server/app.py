@@ -144,10 +144,12 @@ def create_app(settings: Settings) -> FastAPI:
             start_people(app, database, hall, clock, settings)  # Play now, friends
             analyst = WorkerAnalyst()
             stack.callback(analyst.close)
-            analyses = TableAnalyses(analyst)
+            analyses = TableAnalyses(
+                analyst, bot_work=hall.bot_work, per_address=settings.analyses_per_address
+            )
             stack.callback(analyses.close)
             app.state.analyses = analyses
-            app.state.hints = TableHints(bots)
+            app.state.hints = TableHints(bots, hall.bot_work)
             app.state.settings = settings
             stack.push_async_callback(hall.stop)
             stack.push_async_callback(hall.hand_over)  # runs first: leases go at once

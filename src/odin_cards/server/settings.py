@@ -79,6 +79,21 @@ class Settings:
     ``rate_limited`` (cancel one, or wait until people join)."""
     max_bot_seats: int = 12
     """Bot seats one client address may have at unfinished tables at once (``too_many_bots``)."""
+    bot_work_burst: int = 120
+    """Units of bot work one client address (an IPv6 /64), and one account, may start at
+    once: bot seats (at new tables and Play now's), hints and analyses all draw on it;
+    more: 429 ``too_many_bots`` saying how long to wait."""
+    bot_work_per_hour: int = 360
+    """Units of bot work that budget refills an hour."""
+    bot_work_seat: int = 2
+    """Units one bot seat costs (a new table's, or one Play now fills)."""
+    bot_work_hint: int = 1
+    """Units one hint costs (a search of the strongest bot; asking again is free)."""
+    bot_work_analysis: int = 10
+    """Units the analysis of a finished game costs (a search at every decision)."""
+    analyses_per_address: int = 2
+    """Analyses one client address may have under way or waiting at once (of the 8 a
+    process runs); more: 503 ``analysis_busy``, so one client cannot hold the queue."""
     finished_in_memory: int = 200
     """Finished tables kept in memory (least recently used leave first; loaded on demand)."""
     waiting_expiry: float = 24 * 3600.0

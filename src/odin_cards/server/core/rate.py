@@ -1,5 +1,5 @@
 """A token bucket: how the server limits how often one client may do something (send
-messages, say hello, write in the chat) without a timer of its own."""
+messages, say hello, write in the chat, ask the bots for work) without a timer of its own."""
 
 from __future__ import annotations
 
@@ -16,17 +16,20 @@ class Bucket:
         self._clock = clock
         self._stamp = clock()
 
-    def full(self) -> bool:
-        """Whether the bucket has refilled to its burst (a holder may forget it)."""
-        elapsed = self._clock() - self._stamp
-        return self._tokens + elapsed * self._rate >= self._burst
-
-    def take(self) -> bool:
-        """Take one token if there is one; ``False`` (and nothing taken) if not."""
+    def level(self) -> float:
+        """The tokens there are now."""
         now = self._clock()
         self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
         self._stamp = now
-        if self._tokens >= 1:
-            self._tokens -= 1
+        return self._tokens
+
+    def full(self) -> bool:
+        """Whether the bucket has refilled to its burst (a holder may forget it)."""
+        return self.level() >= self._burst
+
+    def take(self, count: float = 1) -> bool:
+        """Take ``count`` tokens if there are as many; ``False`` (and nothing taken) if not."""
+        if self.level() >= count:
+            self._tokens -= count
             return True
         return False

@@ -18,6 +18,7 @@ from odin_cards.server.core.features.hints import TableHints
 from odin_cards.server.core.protocol.client import valid_table_id
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.transport.errors import ApiError
+from odin_cards.server.transport.quotas import client_address
 
 router = APIRouter(prefix="/api")
 
@@ -41,7 +42,7 @@ async def _table(request: Request, table_id: str) -> Any:
 async def analysis(request: Request, table_id: str) -> dict[str, Any] | JSONResponse:
     table = await _table(request, table_id)
     analyses: TableAnalyses = request.app.state.analyses
-    done = analyses.status(table)
+    done = analyses.status(table, client_address(request.scope))
     if done is None:
         return JSONResponse(
             {"status": "pending"}, status_code=202, headers={"Retry-After": str(POLL_SECONDS)}
@@ -53,4 +54,4 @@ async def analysis(request: Request, table_id: str) -> dict[str, Any] | JSONResp
 async def hint(request: Request, table_id: str, body: HintAsk) -> dict[str, Any]:
     table = await _table(request, table_id)
     hints: TableHints = request.app.state.hints
-    return await hints.hint(table, body.token)
+    return await hints.hint(table, body.token, client_address(request.scope))

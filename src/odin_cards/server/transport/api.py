@@ -187,7 +187,8 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     hall = _hall(request)
     game = body.game or default_key()
     hall.check_new(game, body.players, bots, body.options)  # a refusal uses no quota
-    if body.rated and (await current_account(request) is None or not origin_ok(request)):
+    account = await current_account(request)
+    if body.rated and (account is None or not origin_ok(request)):
         raise ApiError(401, "login_required", "log in to create a rated table")
     asked = None if body.clock is None else body.clock.model_dump(exclude_none=True)
     clock = None if asked is None else normalize_clock(asked)
@@ -208,7 +209,16 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     if body.rated:
         chosen["rated"] = True
     creator, creator_hash = new_creator_token()
-    table = await hall.create(body.players, bots, body.options, client, game, chosen, creator_hash)
+    table = await hall.create(
+        body.players,
+        bots,
+        body.options,
+        client,
+        game,
+        chosen,
+        creator_hash,
+        account=None if account is None else account.id,
+    )
     return {"table": hall.view(table), "creator": creator}
 
 

@@ -244,6 +244,7 @@ def start_people(app: Any, storage: Storage, hall: Hall, clock: Clock, settings:
         RatingPoints(storage.ratings),
         nearest_bot,
         hash_token,
+        bot_work=hall.bot_work,
     )
     friends = Friends(storage.people, clock, name_key)
     friends.on_block.append(hall.chat.blocked_now)

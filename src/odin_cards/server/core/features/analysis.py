@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from odin_cards.games import plugin_of
 from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.features.bot_work import BotWork
 from odin_cards.server.core.ports import Analyst
 from odin_cards.server.core.tables.table import LiveTable
 
@@ -34,16 +35,29 @@ WAITING: Final = 8
 class TableAnalyses:
     """The analyses of finished tables: computed once, kept in a bounded cache."""
 
-    def __init__(self, analyst: Analyst, iterations: int = ITERATIONS) -> None:
+    def __init__(
+        self,
+        analyst: Analyst,
+        iterations: int = ITERATIONS,
+        bot_work: BotWork | None = None,
+        per_address: int = WAITING,
+    ) -> None:
         self.analyst = analyst
         self.iterations = iterations
+        self.bot_work = bot_work
+        """Each analysis started draws on the address's bot work."""
+        self.per_address = per_address
+        """Analyses one address may have under way or waiting at once."""
         self._done: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._pending: dict[str, asyncio.Task[None]] = {}
+        self._asked_by: dict[str, str | None] = {}
+        """Table id -> the address that started its pending analysis."""
 
-    def status(self, table: LiveTable) -> dict[str, Any] | None:
+    def status(self, table: LiveTable, address: str | None = None) -> dict[str, Any] | None:
         """The table's analysis, or ``None`` while it is being computed (started now if
-        it was not). Refuses a table that is not finished, or of a game that is not analysed
-        (its plugin names no ``analysis``)."""
+        it was not, for ``address``: at most ``per_address`` of its analyses at once, each
+        drawing on its bot work). Refuses a table that is not finished, or of a game that
+        is not analysed (its plugin names no ``analysis``)."""
         if table.status != "finished":
             raise DomainError("running", "a game is analysed once it is over")
         if plugin_of(table.game_key).analysis is None:
@@ -55,7 +69,17 @@ class TableAnalyses:
         if table.id not in self._pending:
             if len(self._pending) >= WAITING:
                 raise DomainError("analysis_busy", "many games are being analysed; try later")
+            if address is not None:
+                mine = sum(1 for asker in self._asked_by.values() if asker == address)
+                if mine >= self.per_address:
+                    raise DomainError(
+                        "analysis_busy",
+                        f"{mine} analyses you asked for are under way; wait until they are done",
+                    )
+                if self.bot_work is not None:
+                    self.bot_work.analysis(address, None)
             record = table.game.record().to_dict()
+            self._asked_by[table.id] = address
             self._pending[table.id] = asyncio.ensure_future(
                 self._run(table.id, table.game_key, record)
             )
@@ -83,6 +107,7 @@ class TableAnalyses:
                 self._done.popitem(last=False)
         finally:
             del self._pending[table_id]
+            self._asked_by.pop(table_id, None)
 
     def close(self) -> None:
         """Stop: analyses under way are abandoned."""

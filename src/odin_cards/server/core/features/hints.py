@@ -17,6 +17,7 @@ from typing import Any
 
 from odin_cards.games import plugin_of
 from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.features.bot_work import BotWork
 from odin_cards.server.core.people.ratings import is_rated
 from odin_cards.server.core.ports import BotRequest, BotRunner
 from odin_cards.server.core.tables.table import LiveTable
@@ -45,14 +46,19 @@ def hints_setting(value: Any, rated: bool = False) -> bool:
 class TableHints:
     """Asks the bot workers for hints; remembers each table's last one."""
 
-    def __init__(self, bots: BotRunner) -> None:
+    def __init__(self, bots: BotRunner, bot_work: BotWork | None = None) -> None:
         self.bots = bots
+        self.bot_work = bot_work
+        """Each hint thought draws on the player's and the address's bot work."""
         self._hints: OrderedDict[str, tuple[int, asyncio.Future[str]]] = OrderedDict()
         """Table id -> (action count, the hint for that position, thought or being thought)."""
 
-    async def hint(self, table: LiveTable, token: str) -> dict[str, Any]:
+    async def hint(
+        self, table: LiveTable, token: str, address: str | None = None
+    ) -> dict[str, Any]:
         """``{"seat", "version", "level", "action"}``: the move the strongest level would
-        make for the token's seat, which must be the seat to move at a table with hints."""
+        make for the token's seat, which must be the seat to move at a table with hints.
+        A new search draws on the bot work of ``address`` and of the seat's account."""
         if not table.settings.get("hints") or is_rated(table.settings):
             raise DomainError("hints_off", "this table was created without hints")
         seat = table.seat_of(token)
@@ -70,6 +76,8 @@ class TableHints:
         version = table.version
         known = self._hints.get(table.id)
         if known is None or known[0] != count:
+            if self.bot_work is not None:
+                self.bot_work.hint(address, table.seats[seat].account_id)
             request = BotRequest(
                 table.id + QUEUE_SUFFIX,
                 seat,

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 
 from odin_cards.games import plugin_of, plugins, rules_of
 from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.features.bot_work import BotWork
 from odin_cards.server.core.features.chat import chat_settings
 from odin_cards.server.core.features.clocks import normalize as normalize_clock
 from odin_cards.server.core.features.hints import hints_setting
@@ -254,8 +255,11 @@ class MatchQueue:
         bot_level: BotLevels,
         hash_token: Callable[[str], str],
         rated: Callable[[], bool] = lambda: True,
+        bot_work: BotWork | None = None,
     ) -> None:
         self.store = store
+        self.bot_work = bot_work
+        """Play now's bots draw on the person's and the address's bot work."""
         self.clock = clock
         self.rules = rules
         self.make_table = make_table
@@ -401,6 +405,8 @@ class MatchQueue:
         if level is not None and level not in levels:
             raise DomainError("bad_bots", f"bot levels: {', '.join(levels)}")
         chosen = level or self.bot_level(ticket.choice.game, ticket.rating)
+        if self.bot_work is not None:
+            self.bot_work.seats(ticket.choice.players - 1, ticket.address, ticket.account_id)
 
         def alone(anchor: Ticket, waiting: list[Ticket], blocked: Blocked) -> list[Ticket] | None:
             return [anchor]

@@ -24,6 +24,7 @@ from odin_cards.contract import SetupError
 from odin_cards.games import default_key, plugin_of, rules_of
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.features.access import listed, visibility
+from odin_cards.server.core.features.bot_work import BotWork
 from odin_cards.server.core.features.chat import chat_settings
 from odin_cards.server.core.features.clocks import normalize
 from odin_cards.server.core.features.hints import hints_setting
@@ -78,6 +79,7 @@ class Directory:
         clock: Clock,
         settings: Settings,
         metrics: Metrics,
+        bot_work: BotWork,
     ) -> None:
         self.store = store
         self.writes = writes
@@ -88,6 +90,7 @@ class Directory:
         self.clock = clock
         self.settings = settings
         self.metrics = metrics
+        self.bot_work = bot_work
         self.tables: dict[str, LiveTable] = {}
         self._finished: OrderedDict[str, None] = OrderedDict()
         """Finished tables in memory, least recently used first (evicted beyond the cap)."""
@@ -316,9 +319,12 @@ class Directory:
         game: str | None = None,
         table_settings: Mapping[str, Any] | None = None,
         creator_hash: str | None = None,
+        account: str | None = None,
     ) -> LiveTable:
         """A new table: bot seats taken, the others free (``waiting`` until all are).
-        ``table_settings`` (``TableRecord.settings``) is normalized by each key's module."""
+        ``table_settings`` (``TableRecord.settings``) is normalized by each key's module.
+        Its bot seats draw on the bot work of ``client`` (an address's quota key) and of
+        the creator's ``account``."""
         game = game or default_key()
         normal = self.check_new(game, players, bots, setup)
         chosen = dict(table_settings or {})
@@ -327,8 +333,6 @@ class Directory:
         chosen["visibility"] = visibility(chosen.get("visibility"))
         chosen["rated"] = rated_setting(chosen.get("rated"), game, players - len(bots))
         chosen["hints"] = hints_setting(chosen.get("hints"), chosen["rated"])
-        if len(bots) < players:
-            await self._room_to_wait(client)
         if bots and client is not None:
             running = self._bot_seats_of(client)
             if running + len(bots) > self.settings.max_bot_seats:
@@ -337,6 +341,10 @@ class Directory:
                     f"you have {running} bot seats at running tables; at most "
                     f"{self.settings.max_bot_seats} at once",
                 )
+        if bots and (client is not None or account is not None):
+            self.bot_work.seats(len(bots), client, account)
+        if len(bots) < players:
+            await self._room_to_wait(client)
         record = self.new_record(game, players, normal, bots)
         record.settings = chosen
         record.creator_hash = creator_hash

@@ -22,6 +22,7 @@ from typing import Any
 
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.features.access import Access
+from odin_cards.server.core.features.bot_work import BotWork
 from odin_cards.server.core.features.chat import TableChat
 from odin_cards.server.core.features.presence import Presence
 from odin_cards.server.core.features.rematch import Rematches
@@ -112,6 +113,8 @@ class Hall:
         self.fanout = context.fanout = FanOut(
             self.sessions, self.presence.shown_at, lambda table: self.directory.closes(table)
         )
+        self.bot_work = BotWork(settings, clock.monotonic)
+        """The one budget of bot work per person and address (:mod:`.bot_work`)."""
         self.directory = context.directory = Directory(
             store,
             context.writes,
@@ -122,6 +125,7 @@ class Hall:
             clock,
             settings,
             self.metrics,
+            self.bot_work,
         )
         self.pipeline = context.pipeline = MovePipeline(
             events, self.ownership, self.fanout, self.turns, clock, self.metrics, context.spawn
@@ -227,9 +231,10 @@ class Hall:
         game: str | None = None,
         table_settings: Mapping[str, Any] | None = None,
         creator_hash: str | None = None,
+        account: str | None = None,
     ) -> LiveTable:
         return await self.directory.create(
-            players, bots, setup, client, game, table_settings, creator_hash
+            players, bots, setup, client, game, table_settings, creator_hash, account
         )
 
     def new_record(
