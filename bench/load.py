@@ -331,6 +331,8 @@ def start_cluster(name: str, args: argparse.Namespace) -> Cluster:
     # a public server from one client would refuse the crowd, so they are raised to fit it.
     options = ["--bot-delay", "0", "--rate-limit", "1000", "--log-level", "warning"]
     options += ["--tables-per-hour", str(args.tables + 100)]
+    options += ["--waiting-tables-per-ip", str(args.tables + 100)]
+    options += ["--bot-work-burst", str(10 * (args.tables + 100))]
     options += ["--connections-per-ip", str(sockets), "--max-connections", str(sockets)]
     options += ["--workers", str(args.workers)]
     database = None

@@ -91,7 +91,8 @@ class Node:
         command += ["--lease-seconds", str(self.lease_seconds), "--bot-delay", str(self.bot_delay)]
         command += ["--workers", "0", "--rate-limit", "1000", "--log-level", "info"]
         command += ["--tables-per-hour", "100000", "--connections-per-ip", "1000"]
-        command += ["--bot-seats-per-ip", "1000"]
+        command += ["--bot-seats-per-ip", "1000", "--waiting-tables-per-ip", "100000"]
+        command += ["--bot-work-burst", "100000"]
         log = (self.logs / f"serve-{self.port}-{self.starts}.log").open("wb")
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
 

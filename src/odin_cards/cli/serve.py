@@ -98,6 +98,31 @@ def serve_command(
             help="Bot seats one client address may have at unfinished tables.",
         ),
     ] = 12,
+    waiting_tables_per_ip: Annotated[
+        int,
+        typer.Option(
+            "--waiting-tables-per-ip",
+            min=1,
+            help="Tables of one client address (an IPv6 /64) waiting for players at once.",
+        ),
+    ] = 20,
+    bot_work_burst: Annotated[
+        int,
+        typer.Option(
+            "--bot-work-burst",
+            min=1,
+            help="Units of bot work (a bot seat 2, a hint 1, an analysis 10) one client "
+            "address, and one account, may start at once.",
+        ),
+    ] = 120,
+    bot_work_per_hour: Annotated[
+        int,
+        typer.Option(
+            "--bot-work-per-hour",
+            min=1,
+            help="Units of bot work that budget refills an hour.",
+        ),
+    ] = 360,
     finished_in_memory: Annotated[
         int,
         typer.Option(
@@ -195,6 +220,9 @@ def serve_command(
         api_docs=api_docs,
         max_waiting_tables=max_waiting_tables,
         max_bot_seats=bot_seats_per_ip,
+        waiting_tables_per_address=waiting_tables_per_ip,
+        bot_work_burst=bot_work_burst,
+        bot_work_per_hour=bot_work_per_hour,
         finished_in_memory=finished_in_memory,
         bot_target_latency=bot_latency,
     )
