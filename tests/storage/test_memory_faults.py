@@ -168,11 +168,11 @@ WRITES: dict[str, tuple[Step, Step]] = {
     ),
     "invite": (
         lambda db: db.people.invite("i2", "id-ann", "id-bob", "t1", NOW),
-        lambda db: db.people.invited("id-bob", NOW),
+        lambda db: db.people.invites_to("id-bob", NOW, 9),
     ),
     "answer_invite": (
         lambda db: db.people.answer_invite("i1", "id-ann"),
-        lambda db: db.people.invited("id-ann", NOW),
+        lambda db: db.people.invites_to("id-ann", NOW, 9),
     ),
     "report": (
         lambda db: db.people.report("id-ann", "id-bob", "spam", None, None, NOW),
@@ -236,7 +236,6 @@ READS: list[Step] = [
     lambda db: db.people.tables_of(["id-ann"], "id-bob", NOW),
     lambda db: db.people.table_seated("t1", "id-ann"),
     lambda db: db.people.invites_to("id-ann", NOW, 9),
-    lambda db: db.people.invited("id-ann", NOW),
     lambda db: db.people.reports(9),
     lambda db: db.matches.by_token("hash-t-ann"),
     lambda db: db.matches.counts(a_ticket("x").choice, NOW),

@@ -203,14 +203,6 @@ class MemoryPeopleStore:
         found.sort(key=lambda i: i.created, reverse=True)
         return found[: max(limit, 0)]
 
-    async def invited(self, recipient: str, since: datetime) -> set[str]:
-        self.db.reading()
-        return {
-            i.table_id
-            for i in self.db.invites.values()
-            if i.recipient == recipient and i.created >= since
-        }
-
     async def answer_invite(self, invite_id: str, recipient: str) -> str | None:
         async with self.db.writing() as kept:
             invite = self.db.invites.get(invite_id)

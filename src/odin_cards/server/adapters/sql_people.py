@@ -262,14 +262,6 @@ class SqlPeopleStore:
                 for row in rows
             ]
 
-    async def invited(self, recipient: str, since: datetime) -> set[str]:
-        i = schema.invites.c
-        async with reading(self.engine, "read invitations") as connection:
-            rows = await connection.execute(
-                sa.select(i.table_id).where(i.recipient == recipient, i.created >= utc(since))
-            )
-            return {row.table_id for row in rows}
-
     async def answer_invite(self, invite_id: str, recipient: str) -> str | None:
         i = schema.invites.c
         async with transaction(self.engine, "answer an invitation") as connection:

@@ -389,9 +389,6 @@ class PeopleStore(BlockList, Protocol):
     async def invites_to(self, recipient: str, since: datetime, limit: int) -> list[Invite]:
         """Invitations to ``recipient`` since ``since`` from live accounts, newest first."""
 
-    async def invited(self, recipient: str, since: datetime) -> set[str]:
-        """Tables ``recipient`` was invited to since ``since``."""
-
     async def answer_invite(self, invite_id: str, recipient: str) -> str | None:
         """Remove the recipient's invitation: its table id, or ``None`` if there is none."""
 
