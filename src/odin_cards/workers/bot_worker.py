@@ -77,15 +77,17 @@ def choose(turn: Turn, seconds: float | None, rng_seed: int) -> Move:
 
 
 def warm(compiled: bool = True) -> int:
-    """A new worker's first call: each game's warm-up (``GamePlugin.warm``: e.g. Odin starts
-    compiling its play-outs in the background, and moves are answered meanwhile), unless the
-    worker runs without the compiled kernels (``compiled=False``: the quick lane's levels
-    need no warm-up); answers the worker's process id."""
-    if compiled:
-        for plugin in plugins().values():
-            start = plugin.load_warm()
-            if start is not None:
-                start()
+    """A new worker's first call: load each game's bots (so that no move's deadline pays
+    for the import) and run its warm-up (``GamePlugin.warm``: e.g. Odin starts compiling its
+    play-outs in the background, and moves are answered meanwhile), unless the worker runs
+    without the compiled kernels (``compiled=False``: the quick lane's levels need none);
+    answers the worker's process id."""
+    for plugin in plugins().values():
+        with contextlib.suppress(Exception):  # a game whose bots fail gets stand-ins later
+            plugin.load_bots()
+        start = plugin.load_warm() if compiled else None
+        if start is not None:
+            start()
     return os.getpid()
 
 
