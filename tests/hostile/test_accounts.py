@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .site import Site, Visitor
+from .site import Site, Visitor, new_table
 
 PASSWORD = "correct horse battery"
 
@@ -127,3 +127,28 @@ async def test_a_deleted_account_is_gone_with_its_sessions(site: Site) -> None:
         assert deleted.status_code == 200, deleted.text
         assert (await other.get("/api/account")).json()["account"] is None  # every session
         assert (await http.post("/api/account/login", json=body)).status_code == 401
+
+
+async def test_only_the_account_holding_a_seat_claims_it(site: Site) -> None:
+    owner, other = site.visitor(), site.visitor()
+    table = await new_table(owner, 2, {1: "random"})
+    async with owner.http() as mine, other.http() as theirs:
+        _, csrf = await signed_up(owner, mine)
+        _, their_csrf = await signed_up(other, theirs)
+        taken = await mine.post(
+            f"/api/tables/{table['id']}/seats/0",
+            json={"name": "Ann"},
+            headers={"Origin": site.base},
+        )
+        old = taken.json()["token"]
+        claim = f"/api/account/tables/{table['id']}/seats/0/claim"
+        refused = await theirs.post(claim, headers={"X-CSRF-Token": their_csrf})
+        assert refused.status_code in (403, 404, 409), refused.text
+        assert (await mine.post(claim)).status_code == 403  # no CSRF token
+        claimed = await mine.post(claim, headers={"X-CSRF-Token": csrf})
+        assert claimed.status_code == 200, claimed.text
+        assert claimed.json()["token"] != old
+    socket = await other.socket(table["id"])  # the seat's old token holds it no more
+    await socket.send({"type": "hello", "token": old, "version": None})
+    said = await socket.until(lambda m: m["type"] in ("welcome", "error"))
+    assert said["type"] == "error" and said["code"] == "unauthorized"
