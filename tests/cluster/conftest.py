@@ -52,12 +52,14 @@ Cluster = Callable[..., Coroutine[Any, Any, list[Node]]]
 @pytest.fixture
 async def cluster(database_url: str, tmp_path: Path) -> AsyncIterator[Cluster]:
     """``await cluster(2, lease_seconds=..., bot_delay=...)``: that many ready nodes on the
-    test's database and Redis prefix (killed at the end)."""
+    test's database and Redis prefix (killed at the end); any :class:`Node` field may be
+    given (``redis_url``, ``prefix``, ``options``: more ``odin serve`` options)."""
     prefix = f"odin-test-{secrets.token_hex(4)}:"
     started: list[Node] = []
 
     async def make(count: int = 2, **options: Any) -> list[Node]:
-        nodes = [Node(database_url, prefix, tmp_path, **options) for _ in range(count)]
+        channels = options.pop("prefix", prefix)
+        nodes = [Node(database_url, channels, tmp_path, **options) for _ in range(count)]
         for node in nodes:
             node.start()
             started.append(node)

@@ -69,6 +69,10 @@ class Node:
     port: int = 0
     process: subprocess.Popen[bytes] | None = None
     starts: int = 0
+    redis_url: str | None = REDIS
+    """``None``: one process alone on its database (e.g. a SQLite file)."""
+    options: tuple[str, ...] = ()
+    """More ``odin serve`` options, after (so overriding) the harness's own."""
 
     @property
     def base(self) -> str:
@@ -87,12 +91,14 @@ class Node:
         self.port = free_port()
         self.starts += 1
         command = [str(ODIN), "serve", "--port", str(self.port), "--database-url"]
-        command += [self.database_url, "--redis-url", REDIS, "--redis-prefix", self.prefix]
+        command += [self.database_url]
+        if self.redis_url is not None:
+            command += ["--redis-url", self.redis_url, "--redis-prefix", self.prefix]
         command += ["--lease-seconds", str(self.lease_seconds), "--bot-delay", str(self.bot_delay)]
         command += ["--workers", "0", "--rate-limit", "1000", "--log-level", "info"]
         command += ["--tables-per-hour", "100000", "--connections-per-ip", "1000"]
         command += ["--bot-seats-per-ip", "1000", "--waiting-tables-per-ip", "100000"]
-        command += ["--bot-work-burst", "100000"]
+        command += ["--bot-work-burst", "100000", *self.options]
         log = (self.logs / f"serve-{self.port}-{self.starts}.log").open("wb")
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
 

@@ -139,6 +139,15 @@ def serve_command(
             help="Seconds a bot move should take at most under load (search thinks less).",
         ),
     ] = 2.0,
+    bot_memory: Annotated[
+        int,
+        typer.Option(
+            "--bot-memory",
+            min=0,
+            help="MiB of memory one bot worker process may use (0: no cap); a move that "
+            "needs more gets a random stand-in and the worker is replaced.",
+        ),
+    ] = 2048,
     api_docs: Annotated[
         bool,
         typer.Option("--api-docs", help="Serve the OpenAPI description at /api/openapi.json."),
@@ -180,8 +189,12 @@ def serve_command(
     if redis_url is not None:
         if database_url is None or not database_url.startswith("postgresql"):
             raise CommandError("--redis-url needs a PostgreSQL --database-url (several processes)")
-        if not redis_url.startswith(("redis://", "rediss://", "unix://")):
-            raise CommandError("--redis-url is redis://HOST:PORT/DB (or rediss://, unix://)")
+        from odin_cards.server.adapters.redis_url import RedisUrlError, check_redis_url
+
+        try:
+            check_redis_url(redis_url)
+        except RedisUrlError as error:
+            raise CommandError(str(error)) from None
     if database_url is None:
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
@@ -225,6 +238,7 @@ def serve_command(
         bot_work_per_hour=bot_work_per_hour,
         finished_in_memory=finished_in_memory,
         bot_target_latency=bot_latency,
+        bot_memory=bot_memory * 1024 * 1024,
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s: %(name)s: %(message)s")
     app = create_app(settings)
@@ -240,14 +254,18 @@ def serve_command(
 
 
 def _check_redis(url: str) -> None:
-    """One line, before starting, if Redis cannot be reached."""
+    """One line, before starting, if Redis cannot be reached or refuses the URL's user and
+    password (the line never shows the password)."""
     from redis import Redis
     from redis.exceptions import RedisError
 
+    from odin_cards.server.adapters.redis_url import explain
+
     try:
-        Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3).ping()
+        with Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3) as redis:
+            redis.ping()
     except (RedisError, OSError, ValueError) as error:
-        raise CommandError(f"Redis cannot be reached: {error}") from None
+        raise CommandError(explain(error, url)) from None
 
 
 def _draining_server() -> type:

@@ -19,6 +19,7 @@ from odin_cards.server.adapters.analyst import WorkerAnalyst
 from odin_cards.server.adapters.bot_runner import ProcessBotRunner
 from odin_cards.server.adapters.metrics import PrometheusMetrics
 from odin_cards.server.adapters.redis_bus import RedisMessaging
+from odin_cards.server.adapters.redis_url import explain
 from odin_cards.server.core.clock import SystemClock
 from odin_cards.server.core.features.analysis import TableAnalyses
 from odin_cards.server.core.features.hints import TableHints
@@ -116,7 +117,7 @@ def create_app(settings: Settings) -> FastAPI:
                     await messaging.start()
                 except (RedisError, OSError) as error:
                     await messaging.stop()
-                    raise StoreUnavailable(f"Redis cannot be reached: {error}") from None
+                    raise StoreUnavailable(explain(error, settings.redis_url)) from None
                 stack.push_async_callback(messaging.stop)
                 app.state.messaging = messaging
                 assert database.leases is not None  # opened as one of several processes

@@ -35,6 +35,10 @@ class Settings:
     bot_hang_slack: float = 2.0
     """A bot still thinking 3 x its think time + this many seconds is hung: a random move
     stands in and its worker is replaced."""
+    bot_memory: int = 2048 * 1024 * 1024
+    """Bytes of data (heap and private mappings: ``RLIMIT_DATA``) one bot worker process may
+    use; a move that needs more gets a random stand-in and the worker is replaced (0: no
+    cap; a thread worker, ``bot_workers=0``, has none)."""
     allowed_origins: tuple[str, ...] = ()
     """Origins besides the server's own that may open WebSockets (e.g. behind a proxy)."""
     max_message: int = 4096

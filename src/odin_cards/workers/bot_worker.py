@@ -6,10 +6,16 @@ framework and the database along: seconds of start-up and tens of MiB per worker
 worker rebuilds the game from the table's definition and log through the game contract
 (cheap: the engine replays thousands of actions a millisecond) and asks the game's bots
 (its plugin's ``bots``), which show a bot only its seat's view.
+
+A worker's memory is capped (:func:`start`: ``RLIMIT_DATA``, the server's ``bot_memory``),
+and the worker of the levels that answer at once (random, heuristic, network: the quick
+lane) never loads the compiled kernels: numba alone, with a machine's first compilation,
+grows a process to about 1.1 GiB, which that worker never needs (about 190 MiB without).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import threading
@@ -64,19 +70,56 @@ def choose(turn: Turn, seconds: float | None, rng_seed: int) -> Move:
     rng = random.Random(rng_seed)
     try:
         return Move(plugin_of(turn.game).load_bots()(game, turn.level, seconds, rng))
+    except MemoryError:  # over the worker's cap: the server replaces the worker
+        raise
     except Exception as error:  # a broken bot must not stall a table of people
         return Move(stand_in(game, rng), type(error).__name__)
 
 
-def warm() -> int:
-    """A new worker's first call: each game's warm-up (``GamePlugin.warm``: e.g. Odin starts
-    compiling its play-outs in the background, and moves are answered meanwhile); answers
-    the worker's process id."""
+def warm(compiled: bool = True) -> int:
+    """A new worker's first call: load each game's bots (so that no move's deadline pays
+    for the import) and run its warm-up (``GamePlugin.warm``: e.g. Odin starts compiling its
+    play-outs in the background, and moves are answered meanwhile), unless the worker runs
+    without the compiled kernels (``compiled=False``: the quick lane's levels need none);
+    answers the worker's process id."""
     for plugin in plugins().values():
-        start = plugin.load_warm()
+        with contextlib.suppress(Exception):  # a game whose bots fail gets stand-ins later
+            plugin.load_bots()
+        start = plugin.load_warm() if compiled else None
         if start is not None:
             start()
     return os.getpid()
+
+
+NO_COMPILED = "ODIN_SIM_NO_NUMBA"
+"""The environment variable that hides numba from the simulator (it then runs the pure
+engine: the same moves, only slower), read when :mod:`odin_cards.odin.sim` is imported."""
+
+
+def start(parent: int, compiled: bool, memory: int) -> None:
+    """A worker process's start-up, before it imports any game: exit when the server is
+    gone (:func:`watch_parent`); with ``compiled`` false never load the compiled kernels;
+    with ``memory`` (bytes, 0: no cap) cap the process's data (``RLIMIT_DATA``: heap and
+    private mappings), so that an allocation past it raises ``MemoryError`` (the server
+    then replaces the worker and a random move stands in)."""
+    watch_parent(parent)
+    if not compiled:
+        os.environ[NO_COMPILED] = "1"
+    if memory > 0:
+        cap_memory(memory)
+
+
+def cap_memory(memory: int) -> None:
+    """Cap this process's data at ``memory`` bytes (no cap where the platform has none)."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    if hard != resource.RLIM_INFINITY:
+        memory = min(memory, hard)
+    with contextlib.suppress(OSError, ValueError):
+        resource.setrlimit(resource.RLIMIT_DATA, (memory, hard))
 
 
 def watch_parent(parent: int) -> None:

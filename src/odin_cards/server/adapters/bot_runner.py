@@ -28,6 +28,11 @@ six-seat tables of expert bots (two seconds a move) kept every other table's bot
   is still busy at the hard deadline (three times the think time, plus ``hang_slack``) is
   killed, or one that dies is noticed; either way the move is a random stand-in computed in
   this process and the worker is replaced. Workers exit when the server process is gone.
+- **Bounded memory.** Each worker process's data is capped (``bot_memory``); a move that
+  needs more fails with ``MemoryError``, a random move stands in and the worker is
+  replaced. The quick lane's worker never loads the compiled kernels (numba): its levels
+  do not use them, and numba's first compilation on a machine grows a process to about
+  1.1 GiB.
 
 Logs name the table and the level, never a move, a hand or a seed.
 """
@@ -52,7 +57,7 @@ from typing import Any
 from odin_cards.games import plugins
 from odin_cards.server.core.ports import BotRequest
 from odin_cards.server.settings import Settings
-from odin_cards.workers.bot_worker import Move, Turn, choose, replay, stand_in, warm, watch_parent
+from odin_cards.workers.bot_worker import Move, Turn, choose, replay, stand_in, start, warm
 
 log = logging.getLogger(__name__)
 
@@ -157,10 +162,12 @@ class ProcessBotRunner:
         think: Think = choose,
         clock: Callable[[], float] = time.monotonic,
         executors: Callable[[str], Executor] | None = None,
+        memory: int = 0,
     ) -> None:
         """``executors`` makes each lane's worker (given the lane's name, ``"quick"`` or
         ``"timed"``): by default :func:`worker_executor`, a process (a thread with no
-        ``workers``); tests put failing ones in its place."""
+        ``workers``) whose data is capped at ``memory`` bytes (0: no cap; a thread has
+        none); tests put failing ones in its place."""
         if workers < 0:
             raise ValueError(f"workers must be 0 or more, not {workers}")
         self.processes = workers > 0
@@ -169,7 +176,8 @@ class ProcessBotRunner:
         self.hang_slack = hang_slack
         self.think = think
         self.clock = clock
-        self.executors = executors or (lambda lane: worker_executor(self.processes, lane))
+        self.memory = memory
+        self.executors = executors or (lambda lane: worker_executor(self.processes, lane, memory))
         self._quick = _Lane("quick", timed=False, size=1)
         self._timed = _Lane("timed", timed=True, size=max(1, workers))
         self._overhead = 0.0
@@ -189,6 +197,7 @@ class ProcessBotRunner:
             target_latency=settings.bot_target_latency,
             min_think=settings.bot_min_think,
             hang_slack=settings.bot_hang_slack,
+            memory=settings.bot_memory,
         )
 
     @property
@@ -340,6 +349,11 @@ class ProcessBotRunner:
         except Exception as error:
             if deadline.expired():
                 problem = f"still thought after {seconds:.1f} s; its worker is replaced"
+            elif isinstance(error, MemoryError):
+                problem = (
+                    f"ran out of memory (a bot worker may use {self.memory >> 20} MiB: "
+                    "--bot-memory); its worker is replaced"
+                )
             elif isinstance(error, BrokenProcessPool):
                 problem = "lost its worker, which died; the worker is replaced"
             elif not submitted:  # the executor itself failed (e.g. no file descriptor left)
@@ -352,7 +366,11 @@ class ProcessBotRunner:
                 request.table_id,
                 problem,
             )
-            if deadline.expired() or isinstance(error, BrokenProcessPool) or not submitted:
+            if (
+                deadline.expired()
+                or isinstance(error, BrokenProcessPool | MemoryError)
+                or not submitted
+            ):
                 replaced = True
                 self._replace(lane, slot)
             self._stand_in(job)
@@ -414,7 +432,9 @@ class ProcessBotRunner:
                     slot.executor = self._executor(lane)
                     fresh = False
                 async with asyncio.timeout(START_TIMEOUT):
-                    pid = await asyncio.get_running_loop().run_in_executor(slot.executor, warm)
+                    pid = await asyncio.get_running_loop().run_in_executor(
+                        slot.executor, warm, lane.timed
+                    )
             except Exception as error:
                 log.error("a bot worker did not start (%s); trying again", type(error).__name__)
                 with contextlib.suppress(Exception):
@@ -457,16 +477,17 @@ class ProcessBotRunner:
         return task
 
 
-def worker_executor(processes: bool, lane: str) -> Executor:
-    """A lane's worker: a spawned process that exits when this one is gone, or, without
-    processes, a thread."""
+def worker_executor(processes: bool, lane: str, memory: int = 0) -> Executor:
+    """A lane's worker: a spawned process that exits when this one is gone, whose data is
+    capped at ``memory`` bytes (0: no cap) and which loads the compiled kernels only for
+    the timed lane; or, without processes, a thread (no cap: it is the server's memory)."""
     if not processes:
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"bot-{lane}")
     return ProcessPoolExecutor(
         max_workers=1,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=watch_parent,
-        initargs=(os.getpid(),),
+        initializer=start,
+        initargs=(os.getpid(), lane != "quick", memory),
     )
 
 
