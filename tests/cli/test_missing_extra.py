@@ -75,12 +75,17 @@ def test_a_server_command_names_itself(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-def test_arena_without_the_arena_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "args", [["arena", "heuristic", "random", "-n", "2"], ["evaluate", "heuristic", "-n", "1"]]
+)
+def test_rating_commands_without_the_arena_extra(
+    args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     hide(monkeypatch, "openskill")
-    result = runner.invoke(app, ["arena", "heuristic", "random", "-n", "2", "-j", "1"])
+    result = runner.invoke(app, [*args, "-j", "1"])
     assert result.exit_code == 1
     assert only_line(result.output) == (
-        "odin arena needs the arena extra: pip install 'odin-cards[arena]'"
+        f"odin {args[0]} needs the arena extra: pip install 'odin-cards[arena]'"
     )
 
 

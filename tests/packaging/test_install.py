@@ -2,13 +2,12 @@
 virtual environments, the core alone and each extra, each tried for what it promises.
 
 The wheel is built once a session (by ``python -m build``, from its sdist, as ``make dist``
-does) and shared by the xdist workers; the environments install from pip's cache. The core
-and the server (``make run``'s) are installed by pip; the research, plot, train and jax
-extras are too big to install in the suite (OpenSpiel, numba, matplotlib: minutes of a
-two-core machine; PyTorch a gigabyte): their environments get the wheel from pip and find
-the running environment's own copies of exactly the extra's distributions (and what
-those require) through links, so what they prove is that the extra's modules need
-nothing more than the extra declares.
+does) and shared by the xdist workers; the environments install from pip's cache. The train
+and jax extras are too big to install in the suite (PyTorch is a gigabyte of files to
+unpack, JAX more than a minute): their environments get the wheel from pip and find the
+running environment's own copies of exactly the extra's distributions (and what those
+require) through links, so what they prove is that the extra's modules need nothing more
+than the extra declares (pip's resolution of the pins is ``make setup``'s).
 """
 
 from __future__ import annotations
@@ -300,7 +299,8 @@ import fastapi
 
 
 def test_research_install_passes_pettingzoo_api_test(tmp_path: Path, wheel: Path) -> None:
-    python = linked_venv(tmp_path, wheel, "research")
+    python = installed_venv(tmp_path, wheel, "research")
+    print(f"research venv: {size_mib(tmp_path / 'venv'):.0f} MiB")
     tried = subprocess.run(
         [python, "-c", API_TEST],
         capture_output=True,
@@ -317,7 +317,8 @@ def test_research_install_passes_pettingzoo_api_test(tmp_path: Path, wheel: Path
 
 
 def test_plot_install_draws(tmp_path: Path, wheel: Path) -> None:
-    python = linked_venv(tmp_path, wheel, "plot,arena")
+    python = installed_venv(tmp_path, wheel, "plot,arena")
+    print(f"plot venv: {size_mib(tmp_path / 'venv'):.0f} MiB")
     png = tmp_path / "arena.png"
     run(
         python.with_name("odin"),
