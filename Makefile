@@ -19,7 +19,7 @@ $(RUNTIME): pyproject.toml
 
 # Plus every other extra but jax (the research environment, PyTorch (CPU)...) and the test,
 # lint and packaging tools (the dev extra): what `make test` needs. jax is left out: it
-# costs more than a minute to install (tests/packaging's jax test skips without it).
+# costs more than a minute to install (tests/installs's jax test skips without it).
 $(STAMP): $(RUNTIME)
 	@echo "Adding the test tools (pytest, Playwright, mypy, ruff, build) and every extra but jax to $(VENV)..."
 	$(BIN)/python -m pip install -e '.[dev,server,bots,arena,join,plot,research,train]'

@@ -1,6 +1,6 @@
 """A command that needs an extra the install lacks says which in one line, exit status 1,
 no traceback (issue 26). The extra is hidden here by making its module unimportable
-(``None`` in ``sys.modules``, as Python's import system reads it); tests/packaging tries the
+(``None`` in ``sys.modules``, as Python's import system reads it); tests/installs tries the
 same in a real core-only install."""
 
 from __future__ import annotations
