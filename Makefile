@@ -7,24 +7,25 @@ BIN := $(VENV)/bin
 RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench setup clean
+.PHONY: run test bench setup dist clean
 
-# The server's own dependencies (pyproject's [project] dependencies): what `make run` needs.
+# The core and the server extra (pyproject's optional dependencies): what `make run` needs.
 $(RUNTIME): pyproject.toml
 	@echo "Setting up $(VENV) with the server's dependencies (a minute or two the first time)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
-	$(BIN)/python -m pip install -e .
+	$(BIN)/python -m pip install -e '.[server]'
 	touch $(RUNTIME)
 
-# Plus the test and lint tools (the dev extra), the research environment and the training
-# example's PyTorch (CPU build): what `make test` needs.
+# Plus every other extra but jax (the research environment, PyTorch (CPU)...) and the test,
+# lint and packaging tools (the dev extra): what `make test` needs. jax is left out: it
+# costs more than a minute to install (tests/installs's jax test skips without it).
 $(STAMP): $(RUNTIME)
-	@echo "Adding the test tools (pytest, Playwright, mypy, ruff), the research extra and PyTorch (CPU) to $(VENV)..."
-	$(BIN)/python -m pip install -e '.[dev,research,train]'
+	@echo "Adding the test tools (pytest, Playwright, mypy, ruff, build) and every extra but jax to $(VENV)..."
+	$(BIN)/python -m pip install -e '.[dev,server,bots,arena,join,plot,research,train]'
 	touch $(STAMP)
 
-## Everything for development: the server's dependencies and the test tools.
+## Everything for development: every extra and the test tools.
 setup: $(STAMP)
 
 ## The main job: the browser game on http://127.0.0.1:8000/ (SQLite database in ./data).
@@ -47,5 +48,10 @@ test: $(STAMP)
 bench: $(RUNTIME)
 	$(BIN)/odin bench
 
+## The wheel and the source distribution, in dist/ (python -m build, pinned in the dev extra).
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) dist .pytest_cache .mypy_cache .ruff_cache

@@ -23,7 +23,8 @@ import argparse
 import dataclasses
 import random
 
-from odin_cards.odin.bots import LEVELS, Budget, SearchBot, ask, make_bot
+from odin_cards.odin.bots import LEVELS, Budget, ask, make_bot
+from odin_cards.odin.bots.search import SearchBot
 from odin_cards.odin.rules import Game, HandEnd, Options, View
 from odin_cards.odin.rules.cards import mask_text
 from odin_cards.tools.arena.stats import wilson_interval

@@ -253,6 +253,15 @@ class BotLevel:
     seconds: float | None = None
     """Seconds a move may take at full strength; ``None``: it answers at once (such levels
     never wait behind a thinking one)."""
+    extra: str | None = None
+    """The package extra its bot needs (:mod:`odin_cards.extras`); ``None``: the core plays it."""
+
+    @property
+    def installed(self) -> bool:
+        """Whether this install can make its bot (the extra it needs, if any, is installed)."""
+        from odin_cards.extras import installed
+
+        return self.extra is None or installed(self.extra)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from odin_cards.games import plugin_of
 from odin_cards.name_of_odin import bots as noo_bots
 from odin_cards.name_of_odin.plugin import LEVELS as NOO_LEVELS
-from odin_cards.odin.bots import LEVELS, Budget, Level, RandomBot, SearchBot, added_level, make_bot
+from odin_cards.odin.bots import LEVELS, Budget, Level, RandomBot, added_level, make_bot
+from odin_cards.odin.bots.search import SearchBot
 from odin_cards.odin.plugin import PLUGIN
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from odin_cards.odin.bots import Budget, HeuristicBot, SearchBot, ask
+from odin_cards.odin.bots import Budget, HeuristicBot, ask
 from odin_cards.odin.bots.policy import best_take, can_beat, choose
+from odin_cards.odin.bots.search import SearchBot
 from odin_cards.odin.rules import Game, Options, Phase, parse_action
 from odin_cards.odin.rules.actions import PLAY_BY_MASK
 from odin_cards.odin.rules.cards import deck_mask, mask_of, number_mask_of, parse_card

@@ -7,9 +7,10 @@ import time
 
 import pytest
 
-from odin_cards.odin.bots import Budget, SearchBot, ask, make_bot
+from odin_cards.odin.bots import Budget, ask, make_bot
 from odin_cards.odin.bots import search as search_module
 from odin_cards.odin.bots.knowledge import Knowledge, cards_mask
+from odin_cards.odin.bots.search import SearchBot
 from odin_cards.odin.rules import Game, Options
 from odin_cards.odin.rules.cards import GOAT
 from odin_cards.odin.rules.position import HandSampler

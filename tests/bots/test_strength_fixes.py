@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from odin_cards.odin.bots import Budget, HeuristicBot, SearchBot, ask
+from odin_cards.odin.bots import Budget, HeuristicBot, ask
 from odin_cards.odin.bots.policy import FIRST, STYLE, Style, choose
-from odin_cards.odin.bots.search import CURRENT, best_child, game_rewards, search
+from odin_cards.odin.bots.search import CURRENT, SearchBot, best_child, game_rewards, search
 from odin_cards.odin.bots.search import FIRST as FIRST_SEARCH
 from odin_cards.odin.rules import Action, Game, Options, Phase, parse_action
 from odin_cards.odin.rules.actions import PLAY_BY_MASK

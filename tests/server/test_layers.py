@@ -55,6 +55,7 @@ CORE_MAY_LOAD = frozenset(
     {
         "odin_cards",
         "odin_cards.contract",
+        "odin_cards.extras",
         "odin_cards.games",
         "odin_cards.plugin",
         "odin_cards.server",
@@ -62,7 +63,8 @@ CORE_MAY_LOAD = frozenset(
     }
 )
 """Modules of the package outside the core that importing the core may load: the game
-contract, the plugin contract and its registry, the server's settings."""
+contract, the plugin contract and its registry, the server's settings, and the list of
+extras (the server package checks its own is installed)."""
 
 MAX_LINES = 600
 

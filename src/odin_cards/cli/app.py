@@ -4,7 +4,9 @@ Click and Typer show a usage error as a boxed panel of five or six lines; a comm
 tool's error is one line on standard error, so scripts and people read it alike:
 ``odin play: --players: Odin is played by 2 to 6 players, not 9 (see odin play -h)``.
 Errors of the commands themselves (a file that cannot be read, a broken record) use
-:class:`CommandError`: the same one line, exit status 1.
+:class:`CommandError`: the same one line, exit status 1. A command that needs an extra
+the install lacks (:mod:`odin_cards.extras`) says which in one line too, exit status 1:
+``odin serve needs the server extra: pip install 'odin-cards[server]'``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import typer
 from typer._click import exceptions as click  # Typer's own copy of Click's errors
 from typer._click.globals import get_current_context
 from typer.core import TyperCommand, TyperGroup
+
+from odin_cards.extras import MissingExtra, extra_of
 
 
 class CommandError(click.ClickException):
@@ -70,6 +74,20 @@ class OdinCommand(TyperCommand):
     def get_params(self, ctx: Any) -> list[Any]:
         return without_switch_types(super().get_params(ctx))
 
+    def invoke(self, ctx: Any) -> Any:
+        """The command, with a module of a missing extra named as that extra."""
+        try:
+            return super().invoke(ctx)
+        except MissingExtra as error:  # a module's own check: named as the command
+            if error.what.startswith("odin "):  # already names what on the command line
+                raise
+            raise MissingExtra(ctx.command_path, error.extra) from None
+        except ModuleNotFoundError as error:
+            extra = extra_of(error.name)
+            if extra is None:
+                raise
+            raise MissingExtra(ctx.command_path, extra) from None
+
 
 class OdinGroup(TyperGroup):
     """Typer's group with one-line errors and no ``<bool>`` type shown after a plain switch."""
@@ -92,6 +110,9 @@ class OdinGroup(TyperGroup):
         except click.ClickException as error:
             typer.echo(error_line(error), err=True)
             sys.exit(error.exit_code)
+        except MissingExtra as error:
+            typer.echo(str(error), err=True)
+            sys.exit(1)
         except typer.Abort:
             typer.echo("odin: aborted", err=True)
             sys.exit(1)

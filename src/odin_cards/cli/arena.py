@@ -205,8 +205,13 @@ def arena_command(
     from rich.console import Console
     from rich.text import Text
 
+    from odin_cards.extras import require
     from odin_cards.tools import arena
 
+    if not ladder:  # its ratings are openskill's (a ladder's are Elo's, the core's)
+        require("arena", "odin arena")
+    if plot_file is not None:
+        require("plot", "odin arena --plot")
     plugin = opt.game_plugin(game_key)
     if ladder:
         from odin_cards.cli.ladder import ladder_command

@@ -113,6 +113,9 @@ def evaluate_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
     from rich.text import Text
 
+    from odin_cards.extras import require
+
+    require("arena", "odin evaluate")  # the summary's ratings are openskill's
     from odin_cards.tools.arena import ArenaError, BotFailure, default_workers, make_entrant
     from odin_cards.tools.evaluation import (
         Evaluation,

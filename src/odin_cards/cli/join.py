@@ -33,6 +33,9 @@ def join_command(
     """
     import asyncio
 
+    from odin_cards.extras import require
+
+    require("join", "odin join")
     from rich.console import Console
     from rich.text import Text
 

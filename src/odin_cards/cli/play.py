@@ -33,11 +33,13 @@ if TYPE_CHECKING:
 
 
 def default_level(plugin: GamePlugin) -> str:
-    """The strongest level that answers within half a second a move (a brisk game)."""
+    """The strongest level that answers within half a second a move (a brisk game), of
+    those this install plays (a level may need an extra: the core plays Odin's heuristic)."""
     if not plugin.bot_levels:
         raise typer.BadParameter(f"{plugin.name} has no bots to play against", param_hint="--game")
-    quick = [level.key for level in plugin.bot_levels if (level.seconds or 0.0) <= 0.5]
-    return (quick or list(plugin.level_keys))[-1]
+    here = [level for level in plugin.bot_levels if level.installed] or list(plugin.bot_levels)
+    quick = [level.key for level in here if (level.seconds or 0.0) <= 0.5]
+    return (quick or [level.key for level in here])[-1]
 
 
 def level_name(plugin: GamePlugin, key: str) -> str:
@@ -81,6 +83,7 @@ def parse_bots(
 ) -> tuple[list[str], dict[int, TerminalBot]]:
     """Each bot seat's level and budget, as ``--bots`` writes them (one for all, or one a
     seat): ``heuristic``, ``search:seconds=1``."""
+    from odin_cards.extras import MissingExtra
     from odin_cards.plugin import TerminalBot
     from odin_cards.tools.arena import ArenaError, parse_entrant
     from odin_cards.tools.arena.entrants import own_budget
@@ -99,6 +102,9 @@ def parse_bots(
             level, budget = parse_entrant(text, plugin.key)
         except ArenaError as error:
             raise typer.BadParameter(str(error), param_hint="--bots") from None
+        facts = plugin.level(level)
+        if facts is not None and facts.extra is not None and not facts.installed:
+            raise MissingExtra(f"odin play --bots {level}", facts.extra)
         written = {} if budget == own_budget(plugin, level) else budget.as_dict()
         seats[seat] = TerminalBot(level, written)
     return specs, seats

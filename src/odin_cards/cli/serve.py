@@ -179,6 +179,9 @@ def serve_command(
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve the lobby, the tables and the browser client (http://HOST:PORT/)."""
+    from odin_cards.extras import require
+
+    require("server", "odin serve")
     from odin_cards.server.app import create_app
     from odin_cards.server.settings import Settings, sqlite_url
     from odin_cards.server.transport.uvicorn_config import server_config

@@ -11,6 +11,9 @@ from importlib import resources
 
 from odin_cards.plugin import BotLevel, Flag, GamePlugin, Preset
 
+BOTS = "bots"
+"""The extra whose NumPy the network and search levels need (:mod:`odin_cards.extras`)."""
+
 LEVELS = (
     BotLevel("random", "Random", "Plays any legal move at random. For learning the rules."),
     BotLevel(
@@ -22,18 +25,21 @@ LEVELS = (
         "network",
         "Network",
         "Looks one move ahead with a learned network over a few possible deals; instant.",
+        extra=BOTS,
     ),
     BotLevel(
         "search-v1",
         "Search (v0.2)",
         "Version 0.2's search, half a second a move: kept to measure the new one against.",
         0.5,
+        extra=BOTS,
     ),
     BotLevel(
         "search",
         "Search",
         "Thinks half a second a move, trying out many possible deals of the hidden cards.",
         0.5,
+        extra=BOTS,
     ),
     BotLevel(
         "search-net",
@@ -41,15 +47,18 @@ LEVELS = (
         "The search judging its deals half by playing them out and half with a learned"
         " network, half a second a move.",
         0.5,
+        extra=BOTS,
     ),
     BotLevel(
         "expert",
         "Expert",
         "The search with four times longer to think (about 2 seconds a move).",
         2.0,
+        extra=BOTS,
     ),
 )
-"""Odin's bot levels, weakest first (their players: :data:`odin_cards.odin.bots.LEVELS`)."""
+"""Odin's bot levels, weakest first (their players: :data:`odin_cards.odin.bots.LEVELS`);
+the core install plays random and heuristic."""
 
 PLAY_NOW = (
     Preset("one", "One hand", {"target": 15, "one_hand": True}),

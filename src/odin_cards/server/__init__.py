@@ -7,5 +7,10 @@ composition root.
 - :mod:`.transport`: HTTP and WebSocket (FastAPI/Starlette), the pages;
 - :mod:`.app`: the composition root (``create_app``), which ``odin serve`` runs under uvicorn.
 
-Importing this package imports none of them.
+Importing this package imports none of them; it only checks that the ``server`` extra
+is installed (:class:`odin_cards.extras.MissingExtra` otherwise, naming it).
 """
+
+from odin_cards.extras import require
+
+require("server", "odin_cards.server")

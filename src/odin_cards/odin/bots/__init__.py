@@ -13,10 +13,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 
+from odin_cards.extras import MissingExtra, extra_of
 from odin_cards.odin.bots.base import Bot, Budget, RandomBot, ask
 from odin_cards.odin.bots.heuristic import HeuristicBot
-from odin_cards.odin.bots.lookahead import NetworkBot
-from odin_cards.odin.bots.search import FIRST, GUIDED, SearchBot
 from odin_cards.odin.plugin import LEVELS as FACTS
 from odin_cards.odin.plugin import PLUGIN
 from odin_cards.plugin import BotLevel
@@ -48,14 +47,42 @@ class Level:
         return "" if facts is None else facts.description
 
 
+# The network and search levels need NumPy (the bots extra): they are imported when made,
+# so the core install plays the random and heuristic levels.
+
+
+def _network(seconds: float | None) -> Bot:
+    from odin_cards.odin.bots.lookahead import NetworkBot
+
+    return NetworkBot(after=4)
+
+
+def _search_v1(seconds: float | None) -> Bot:
+    from odin_cards.odin.bots.search import FIRST, SearchBot
+
+    return SearchBot(seconds=seconds, settings=FIRST)
+
+
+def _search(seconds: float | None) -> Bot:
+    from odin_cards.odin.bots.search import SearchBot
+
+    return SearchBot(seconds=seconds)
+
+
+def _search_net(seconds: float | None) -> Bot:
+    from odin_cards.odin.bots.search import GUIDED, SearchBot
+
+    return SearchBot(seconds=seconds, settings=GUIDED)
+
+
 MAKERS: Mapping[str, Callable[[float | None], Bot]] = {
     "random": lambda seconds: RandomBot(),
     "heuristic": lambda seconds: HeuristicBot(),
-    "network": lambda seconds: NetworkBot(after=4),
-    "search-v1": lambda seconds: SearchBot(seconds=seconds, settings=FIRST),
-    "search": lambda seconds: SearchBot(seconds=seconds),
-    "search-net": lambda seconds: SearchBot(seconds=seconds, settings=GUIDED),
-    "expert": lambda seconds: SearchBot(seconds=seconds),
+    "network": _network,
+    "search-v1": _search_v1,
+    "search": _search,
+    "search-net": _search_net,
+    "expert": _search,
 }
 """The bot of each level of the plugin, given the level's seconds a move."""
 
@@ -87,11 +114,19 @@ def added_level(level: Level, name: str, description: str = "") -> Iterator[Leve
 
 
 def make_bot(key: str) -> Bot:
-    """A new bot of the level called ``key``; ``KeyError`` lists the levels."""
+    """A new bot of the level called ``key``; ``KeyError`` lists the levels,
+    :class:`~odin_cards.extras.MissingExtra` names the extra a level needs."""
     try:
-        return LEVELS[key].make()
+        level = LEVELS[key]
     except KeyError:
         raise KeyError(f"unknown bot level {key!r}; levels: {', '.join(LEVELS)}") from None
+    try:
+        return level.make()
+    except ModuleNotFoundError as error:
+        extra = extra_of(error.name)
+        if extra is None:
+            raise
+        raise MissingExtra(f"Odin's {key} bot", extra) from None
 
 
 __all__ = [
@@ -101,9 +136,7 @@ __all__ = [
     "Budget",
     "HeuristicBot",
     "Level",
-    "NetworkBot",
     "RandomBot",
-    "SearchBot",
     "added_level",
     "ask",
     "make_bot",

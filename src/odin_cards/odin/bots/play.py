@@ -8,7 +8,6 @@ from collections.abc import Mapping
 
 from odin_cards.contract import GameState
 from odin_cards.odin.bots import LEVELS, Bot, Budget, ask, make_bot
-from odin_cards.odin.bots.compiled import prepare
 from odin_cards.odin.rules import Action, Game
 
 BUDGETS = ("seconds", "iterations")
@@ -70,6 +69,8 @@ def player(level: str, budget: Mapping[str, float]) -> BotPlayer:
 def warm() -> None:
     """A new bot worker's first call: start loading the search's compiled play-outs in the
     background (a machine's first compilation takes a while; moves are answered meanwhile)."""
+    from odin_cards.odin.bots.compiled import prepare  # the bots extra: only search loads it
+
     prepare(wait=False)
 
 

@@ -33,14 +33,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Final
 
 from odin_cards.odin.bots.hand import GOAT_BIT, ROW, is_one_set, profile
 from odin_cards.odin.rules.actions import PASS_ACTION, PLAY, Action
 from odin_cards.odin.rules.game import CHOOSE_TAKE, LEAD, Phase
+
+if TYPE_CHECKING:  # the heuristic itself is the core's; only its vector needs the bots extra
+    import numpy as np
+    import numpy.typing as npt
 
 DANGER_SIZE: Final = 2
 """An opponent with this many cards or fewer may go out at their next chance."""
@@ -99,6 +100,8 @@ STYLE: Final = SECOND
 def style_vector(style: Style) -> npt.NDArray[np.float64]:
     """``style`` as the compiled heuristic reads it (:mod:`odin_cards.odin.sim.kernels`, whose
     ``ST_*`` constants give the order); needs the simulator's kernels module (numba)."""
+    import numpy as np
+
     from odin_cards.odin.sim import kernels as k
 
     vector = np.zeros(k.STYLE_FIELDS, np.float64)

@@ -29,8 +29,10 @@ class Explains(Protocol):
 
 
 def strongest_level() -> str:
-    """The hint's default level: the last of :data:`LEVELS`, which lists levels weakest first."""
-    return list(LEVELS)[-1]
+    """The hint's default level: the last of :data:`LEVELS` (which lists levels weakest
+    first) that this install plays (the core install: the heuristic)."""
+    here = [key for key, level in LEVELS.items() if level.facts is None or level.facts.installed]
+    return (here or list(LEVELS))[-1]
 
 
 @dataclass(frozen=True, slots=True)

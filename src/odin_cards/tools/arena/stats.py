@@ -24,8 +24,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
-
 from odin_cards.tools.arena.entrants import Entrant
 from odin_cards.tools.arena.runner import ArenaRun, GameResult
 
@@ -109,7 +107,10 @@ def ranks(scores: Sequence[int], winners: Sequence[int]) -> list[float]:
 
 
 def ratings(entrants: int, results: Sequence[GameResult]) -> list[tuple[float, float]]:
-    """(mu, sigma) per entrant after rating every game in order."""
+    """(mu, sigma) per entrant after rating every game in order (openskill: the arena
+    extra; the rest of this module is the core's)."""
+    from openskill.models import PlackettLuce
+
     model = PlackettLuce()
     current = [model.rating() for _ in range(entrants)]
     for result in results:
