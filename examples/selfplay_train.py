@@ -242,9 +242,9 @@ class Decisions:
 
 
 class SelfPlay:
-    """Games played side by side, every seat by the network: one vectorized environment
-    (:class:`~odin_cards.odin.env.vector.OdinVectorEnv`, self-play) per table size, one forward pass for
-    the moves of all of them."""
+    """Games played side by side, every seat by the network: one vector environment
+    (:class:`~odin_cards.odin.env.vector.OdinVectorEnv`, self-play) per table size, one
+    forward pass for the moves of all of them."""
 
     def __init__(self, config: Config, net: PolicyNet) -> None:
         self.net = net

@@ -263,7 +263,9 @@ def test_games_are_named_by_whole_numbers_in_range(backend: Backend) -> None:
             batch.hands(bad)
 
 
-def _deals_played(batch: Batch | EngineBatch, steps: int, draws: int) -> list[list[tuple[int, ...]]]:
+def _deals_played(
+    batch: Batch | EngineBatch, steps: int, draws: int
+) -> list[list[tuple[int, ...]]]:
     """Every game's hands at each hand's start (games restarting as they end), the games
     moved by a fixed rule (the lowest legal id) while ``draws`` samples are drawn (and
     thrown away) before every step, some for all games, some for game 0 alone."""
@@ -287,6 +289,8 @@ def test_deals_never_depend_on_sampling(backend: Backend) -> None:
     game sampled."""
     quiet = _deals_played(backend.new(4, players=3, options=Options(target=8), seed=9), 300, 0)
     for draws in (1, 3):
-        busy = _deals_played(backend.new(4, players=3, options=Options(target=8), seed=9), 300, draws)
+        busy = _deals_played(
+            backend.new(4, players=3, options=Options(target=8), seed=9), 300, draws
+        )
         assert busy == quiet
     assert sum(len(hands) for hands in quiet) > 12  # hands and games ended and were dealt again

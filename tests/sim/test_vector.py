@@ -57,7 +57,9 @@ def _legal(info: dict[str, npt.NDArray[np.int64]], i: int) -> list[int]:
     return [int(a) for a in info["legal_ids"][i, : info["legal_counts"][i]]]
 
 
-def _random_actions(info: dict[str, npt.NDArray[np.int64]], rng: random.Random) -> npt.NDArray[np.int64]:
+def _random_actions(
+    info: dict[str, npt.NDArray[np.int64]], rng: random.Random
+) -> npt.NDArray[np.int64]:
     return np.array([rng.choice(_legal(info, i)) for i in range(len(info["seat"]))], np.int64)
 
 
@@ -125,22 +127,27 @@ def test_same_step_autoreset_and_gymnasiums_episode_statistics() -> None:
             assert returns[i] == -final["scores"][i, seats[i]]
             assert np.isclose(info["episode"]["r"][i], returns[i])
             assert info["final_obs"][i][over] == 1.0  # the ended game, seen from its seat
-            assert obs[i][over] == 0.0 and obs[i][FIELD["scores"].start : FIELD["scores"].stop].sum() == 0
+            assert (
+                obs[i][over] == 0.0
+                and obs[i][FIELD["scores"].start : FIELD["scores"].stop].sum() == 0
+            )
             returns[i] = 0
             finished += 1
         if "final_obs" in info:
-            assert all((f is None) == (not t) for f, t in zip(info["final_obs"], terminated, strict=True))
+            assert all(
+                (f is None) == (not t) for f, t in zip(info["final_obs"], terminated, strict=True)
+            )
         seats = info["seat"].copy()
 
 
 def test_self_play_gives_every_seat_its_rewards() -> None:
     env = OdinVectorEnv(4, players=3, opponents="self", reward="game", options={"target": 3})
-    obs, info = env.reset(seed=1)
+    _, info = env.reset(seed=1)
     rng = random.Random(3)
     ended = 0
     for _ in range(300):
         movers = info["seat"].copy()
-        obs, rewards, terminated, _, info = env.step(_random_actions(info, rng))
+        _, rewards, terminated, _, info = env.step(_random_actions(info, rng))
         seat_rewards = info["seat_rewards"]
         assert np.allclose(seat_rewards.sum(axis=1), terminated)
         assert np.array_equal(rewards, seat_rewards[np.arange(4), movers])
@@ -156,7 +163,7 @@ def test_illegal_actions_and_bad_set_ups() -> None:
     with pytest.raises(SimError, match="not legal"):
         _raise(bad)
     before = env.batch.state[0].copy()
-    obs, _, _, _, info = env.step(bad)
+    info = env.step(bad)[4]
     assert info["illegal_action"].all()
     replay = OdinVectorEnv(3, players=2)
     replay.reset(seed=0)
@@ -276,6 +283,7 @@ def test_the_engine_plays_the_same_games(
                 return game
             used[i] += game.hand_number  # ended before the learner's turn: dealt again
 
+    assert isinstance(obs, np.ndarray)
     learners = [int(s) for s in info["seat"]]
     shadows = [start(i, learners[i]) for i in range(games)]
     steps = ended = 0
@@ -291,6 +299,7 @@ def test_the_engine_plays_the_same_games(
             earned = _engine_reward(game, events, learners[i], reward)
             expected.append(earned + bots(game, learners[i]))
         obs, rewards, terminated, _, info = env.step(actions)
+        assert isinstance(obs, np.ndarray)
         assert np.allclose(rewards, expected)
         for i, game in enumerate(shadows):
             assert terminated[i] == game.is_over

@@ -60,7 +60,7 @@ from odin_cards.odin.bots.policy import STYLE, style_vector
 from odin_cards.odin.env.observation import FIELD, FLAT_SIZE, MAX_TARGET
 from odin_cards.odin.env.spaces import ObservationForm, action_space, flat_space, masked_space
 from odin_cards.odin.env.table import ILLEGAL, REWARDS, IllegalPolicy, RewardKind, check_choice
-from odin_cards.odin.rules import Options
+from odin_cards.odin.rules import NUM_ACTIONS, Options
 from odin_cards.odin.sim import HAVE_NUMBA, NO_NUMBA, Batch, SimError
 from odin_cards.odin.sim.batch import HEURISTIC, MAX_GAMES, RANDOM, choice_seed, game_seed
 from odin_cards.odin.sim.encode import BLOCKS, encode_seats
@@ -90,7 +90,11 @@ STARTS = _starts()
 
 
 def _whole(name: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not low <= value <= high:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | np.integer)
+        or not low <= value <= high
+    ):
         raise SimError(f"{name} is a whole number from {low} to {high}, not {value!r}")
     return int(value)
 
@@ -290,7 +294,7 @@ class OdinVectorEnv(gymnasium.vector.VectorEnv[VectorObs, npt.NDArray[np.int64],
             if self.with_mask:
                 final_obs[i] = {
                     "observation": last[i],
-                    "action_mask": np.zeros(self.single_action_space.n, np.int8),
+                    "action_mask": np.zeros(NUM_ACTIONS, np.int8),
                 }
             else:
                 final_obs[i] = last[i]
