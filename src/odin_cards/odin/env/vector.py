@@ -245,17 +245,18 @@ class OdinVectorEnv(gymnasium.vector.VectorEnv[VectorObs, npt.NDArray[np.int64],
                 f" {chosen.shape} of {chosen.dtype}"
             )
         chosen = chosen.astype(np.int64)
-        ids, counts = self._legal
-        legal = ((ids == chosen[:, None]) & (np.arange(ids.shape[1]) < counts[:, None])).any(1)
-        substituted = ~legal
-        if substituted.any():
-            if self.illegal == "raise":
-                bad = int(np.flatnonzero(substituted)[0])
-                raise SimError(f"game {bad}: action id {int(chosen[bad])} is not legal now")
-            chosen = np.where(legal, chosen, ids[:, 0])
         batch = self.batch
         movers = batch.to_move
-        ended = batch.step(chosen)
+        substituted = np.zeros(n, np.bool_)
+        try:
+            ended = batch.step(chosen)  # checks every action first: a refusal moves nothing
+        except SimError:
+            if self.illegal == "raise":
+                raise
+            ids, counts = self._legal
+            listed = np.arange(ids.shape[1]) < counts[:, None]
+            substituted = ~((ids == chosen[:, None]) & listed).any(axis=1)
+            ended = batch.step(np.where(substituted, ids[:, 0], chosen))
         points = np.where(ended[:, None], batch.hand_points, 0)
         if not self.self_play:
             points += batch.play_others(self.seats, self.kinds, self.style, ~batch.over)
