@@ -11,7 +11,10 @@ Then the environment is held to the engine (``test_the_engine_plays_the_same_gam
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -314,3 +317,20 @@ def test_the_engine_plays_the_same_games(
                 shadows[i] = start(i, learners[i])
         steps += games
     assert ended >= games  # every game ended about once or more, and was dealt again
+
+
+def test_without_numba_it_says_what_to_install() -> None:
+    code = (
+        "from odin_cards.odin.env.vector import OdinVectorEnv\n"
+        "from odin_cards.odin.sim import SimError\n"
+        "try:\n"
+        "    OdinVectorEnv(2)\n"
+        "except SimError as error:\n"
+        "    print(error)\n"
+    )
+    env = {**os.environ, "ODIN_SIM_NO_NUMBA": "1"}
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert "odin-cards[research]" in run.stdout
