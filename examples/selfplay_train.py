@@ -1,11 +1,11 @@
 """Learn Odin from self-play: a masked actor-critic (PPO) on the environment's observations.
 
 Every seat of every game is played by the same network, which learns from all of them.
-The games run in the vectorized environment (``odin_cards.odin.env.vector.OdinVectorEnv``,
-the batch simulator underneath), one per table size, so one forward pass chooses the
-moves of many games; the network sees each seat's flat observation (the same vector the
-PettingZoo and Gymnasium environments give) and chooses only among the actions of its
-``action_mask``.
+The games run in the vector environment (``odin_cards.odin.env.vector.OdinVectorEnv``
+with ``opponents="self"``, the batch simulator underneath), one per table size, so one
+forward pass chooses the moves of many games; the network sees each seat's flat
+observation (the same vector the PettingZoo and Gymnasium environments give) and chooses
+only among its legal actions (the environment's ``legal_ids``).
 
 * **Network**: an MLP over the flat observation (598 numbers) to ``h``, a value head, and
   a policy head that scores each legal action from ``h``, the action's features (which
@@ -23,7 +23,8 @@ PettingZoo and Gymnasium environments give) and chooses only among the actions o
 
 Reproducible: seeds for torch, the move sampler and every game, one CPU thread,
 deterministic algorithms; the same arguments and ``--iterations`` give the same
-checkpoint (``--minutes`` stops after a time, which depends on the machine).
+checkpoint, byte for byte (it holds no clock: the seconds a run took are only printed;
+``--minutes`` stops after a time, which depends on the machine).
 
     python examples/selfplay_train.py --minutes 5   # a quick run: examples/checkpoints/latest.pt
     export ODIN_SELFPLAY_CHECKPOINT=examples/checkpoints/latest.pt
@@ -39,6 +40,7 @@ shipped ``examples/checkpoints/selfplay.pt`` (rebuilt by the last command above)
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -240,19 +242,28 @@ class Decisions:
 
 
 class SelfPlay:
-    """Games played side by side, every seat by the network: one vectorized environment
-    (:class:`~odin_cards.odin.env.vector.OdinVectorEnv`) per table size, one forward pass for
-    the moves of all of them."""
+    """Games played side by side, every seat by the network: one vector environment
+    (:class:`~odin_cards.odin.env.vector.OdinVectorEnv`, self-play) per table size, one
+    forward pass for the moves of all of them."""
 
     def __init__(self, config: Config, net: PolicyNet) -> None:
         self.net = net
         self.rng = np.random.default_rng(config.seed)
         per_size = max(1, config.games // len(config.players))
         self.envs = [
-            OdinVectorEnv(per_size, players, {"target": config.target}, reward="hand")
+            OdinVectorEnv(
+                per_size, players, opponents="self", options={"target": config.target},
+                reward="hand",
+            )
             for players in config.players
-        ]
-        self.obs = [env.reset(seed=config.seed * 1_000 + k)[0] for k, env in enumerate(self.envs)]
+        ]  # fmt: skip
+        self.obs: list[npt.NDArray[np.float32]] = []
+        self.infos: list[dict[str, Any]] = []
+        for k, env in enumerate(self.envs):
+            obs, info = env.reset(seed=config.seed * 1_000 + k)
+            assert isinstance(obs, np.ndarray)  # the flat observation (no action_mask asked)
+            self.obs.append(obs)
+            self.infos.append(info)
         self.pending = [
             [[Decisions() for _ in range(env.players)] for _ in range(env.num_envs)]
             for env in self.envs
@@ -265,8 +276,11 @@ class SelfPlay:
 
     def step(self, batch: Decisions) -> None:
         """One decision in every game; the decisions of finished hands go into ``batch``."""
-        obs = np.concatenate([o["observation"] for o in self.obs])
-        rows, ids = np.nonzero(np.concatenate([o["action_mask"] for o in self.obs]))
+        obs = np.concatenate(self.obs)
+        counts = np.concatenate([info["legal_counts"] for info in self.infos])
+        listed = np.concatenate([info["legal_ids"] for info in self.infos])
+        rows = np.repeat(np.arange(len(obs)), counts)
+        ids = listed[np.arange(listed.shape[1]) < counts[:, None]].astype(np.int64)
         with torch.no_grad():
             logps, _ = self.net(
                 torch.from_numpy(obs), torch.from_numpy(rows), torch.from_numpy(ids)
@@ -280,9 +294,12 @@ class SelfPlay:
         chosen = first[np.unique(rows[first], return_index=True)[1]]
         row = 0
         for k, env in enumerate(self.envs):
-            to_move = self.obs[k]["to_move"]
+            to_move = self.infos[k]["seat"]
             mine = chosen[row : row + env.num_envs]
-            self.obs[k], rewards, terminated, _, _ = env.step(ids[mine])
+            obs_k, _, terminated, _, info = env.step(ids[mine])
+            assert isinstance(obs_k, np.ndarray)
+            self.obs[k], self.infos[k] = obs_k, info
+            rewards = info["seat_rewards"]
             for game in range(env.num_envs):
                 decision = mine[game]
                 pending = self.pending[k][game][int(to_move[game])]
@@ -355,8 +372,11 @@ def deterministic(seed: int) -> None:
 
 
 def save(path: Path, net: PolicyNet, config: Config, progress: dict[str, Any]) -> None:
+    """Write the checkpoint: the same network, config and progress give the same bytes
+    (written through a buffer: a file's name would otherwise go into the archive)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
+    buffer = io.BytesIO()
     torch.save(
         {
             "format": CHECKPOINT_FORMAT,
@@ -364,8 +384,9 @@ def save(path: Path, net: PolicyNet, config: Config, progress: dict[str, Any]) -
             "progress": json.dumps(progress),
             "state": net.state_dict(),
         },
-        temporary,
+        buffer,
     )
+    temporary.write_bytes(buffer.getvalue())
     temporary.replace(path)  # a reader never sees half a checkpoint
 
 
@@ -402,15 +423,14 @@ def train(
             "actions": play.actions,
             "hands": play.hands,
             "games": play.finished_games,
-            "seconds": round(seconds, 1),
             "points_per_hand": round((play.points - points) / (play.seat_hands - seat_hands), 3),
             **{k: round(v, 4) for k, v in stats.items()},
-        }
+        }  # no clock in a checkpoint: the same run writes the same bytes
         seat_hands, points = play.seat_hands, play.points
         save(out, net, config, progress)
         if snapshot_every and iteration % snapshot_every == 0:
             save(out.with_name(f"{out.stem}-{iteration:05d}{out.suffix}"), net, config, progress)
-        print(json.dumps(progress), file=log, flush=True)
+        print(json.dumps({**progress, "seconds": round(seconds, 1)}), file=log, flush=True)
         if minutes is not None and seconds >= 60 * minutes:
             break
     return progress
@@ -495,8 +515,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         batch=args.batch,
         afterstate=args.afterstate,
     )
+    start = time.perf_counter()
     progress = train(config, args.out, args.iterations, args.minutes, args.snapshot_every)
-    print(f"wrote {args.out} after {progress['iterations']} updates, {progress['seconds']} s")
+    seconds = time.perf_counter() - start
+    print(f"wrote {args.out} after {progress['iterations']} updates, {seconds:.1f} s")
 
 
 if __name__ == "__main__":

@@ -210,7 +210,7 @@ def test_repeated_copies_each_position_with_its_own_generator() -> None:
     for i, game in enumerate(positions):
         for copy in range(3):
             assert batch.legal_list(3 * i + copy) == game.legal_action_ids()
-    assert len(set(batch.state[6].tolist())) == len(batch)
+    assert len({tuple(row) for row in batch.state[6].tolist()}) == len(batch)
     with pytest.raises(SimError):
         batch.repeated(MAX_GAMES)
 
@@ -261,3 +261,36 @@ def test_games_are_named_by_whole_numbers_in_range(backend: Backend) -> None:
     for bad in bad_indexes:
         with pytest.raises(SimError, match="there is no game"):
             batch.hands(bad)
+
+
+def _deals_played(
+    batch: Batch | EngineBatch, steps: int, draws: int
+) -> list[list[tuple[int, ...]]]:
+    """Every game's hands at each hand's start (games restarting as they end), the games
+    moved by a fixed rule (the lowest legal id) while ``draws`` samples are drawn (and
+    thrown away) before every step, some for all games, some for game 0 alone."""
+    seen = [[batch.hands(i)] for i in range(len(batch))]
+    only_first = np.arange(len(batch)) == 0
+    for _ in range(steps):
+        for draw in range(draws):
+            batch.sample_legal(only_first if draw % 2 else None)
+        ids, counts = batch.legal_ids()
+        ended = batch.step(np.where(counts > 0, ids[:, 0], -1).astype(np.int64))
+        over = batch.over
+        batch.reset(over)
+        for i in np.flatnonzero(ended | over):
+            seen[i].append(batch.hands(i))
+    return seen
+
+
+def test_deals_never_depend_on_sampling(backend: Backend) -> None:
+    """Sampling actions (for one game or all) draws from another generator than the deals:
+    every game is dealt the same hands whether or not, and however much, it or another
+    game sampled."""
+    quiet = _deals_played(backend.new(4, players=3, options=Options(target=8), seed=9), 300, 0)
+    for draws in (1, 3):
+        busy = _deals_played(
+            backend.new(4, players=3, options=Options(target=8), seed=9), 300, draws
+        )
+        assert busy == quiet
+    assert sum(len(hands) for hands in quiet) > 12  # hands and games ended and were dealt again

@@ -8,7 +8,7 @@ given deals, engine games) is checked here, and a refused call raises
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +29,11 @@ MAX_TARGET = 1_000_000
 
 _MASK64 = (1 << 64) - 1
 
+HEURISTIC: Final = k.HEURISTIC_PLAYER
+"""An opponent of :meth:`Batch.play_others` that plays the bots' heuristic (compiled)."""
+RANDOM: Final = k.RANDOM_PLAYER
+"""An opponent of :meth:`Batch.play_others` that plays uniformly among its legal actions."""
+
 GameIndex = int | np.integer[Any]
 """A game's row in a batch: an ``int`` or a NumPy integer."""
 
@@ -37,13 +42,29 @@ class SimError(ValueError):
     """A refused call to the simulator (bad options, an illegal action, a bad deal)."""
 
 
-def game_seed(seed: int, index: int) -> int:
-    """The generator state of game ``index`` of a batch seeded ``seed`` (splitmix64; never 0)."""
-    z = (seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xD1B54A32D192ED03) & _MASK64
+def _mix(z: int) -> int:
+    """splitmix64's finalizer (never 0: a xorshift generator must not start at 0)."""
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
     z ^= z >> 31
     return z or 1
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The dealing generator's state of game ``index`` of a batch seeded ``seed``."""
+    return _mix((seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xD1B54A32D192ED03) & _MASK64)
+
+
+def choice_seed(seed: int, index: int) -> int:
+    """The choosing generator's state of that game: another stream of the same key."""
+    return _mix(game_seed(seed, index) ^ 0x6A09E667F3BCC909)
+
+
+def generators(keys: Sequence[tuple[int, int]]) -> npt.NDArray[np.uint64]:
+    """``uint64[N, 2]``: each game's dealing and choosing generator states, from its key."""
+    return np.array([(game_seed(*key), choice_seed(*key)) for key in keys], np.uint64).reshape(
+        len(keys), 2
+    )
 
 
 def option_fields(players: int, options: Options, deals: Deals) -> list[int]:
@@ -118,7 +139,7 @@ def _empty_state(games: int) -> k.State:
         np.zeros((games, k.SEATS), np.int64),
         np.zeros((games, k.SEATS), np.int64),
         np.zeros((games, k.SEATS), np.int64),
-        np.zeros(games, np.uint64),
+        np.zeros((games, 2), np.uint64),
     )
 
 
@@ -128,8 +149,10 @@ class Batch:
     Make one with :meth:`new` (fresh games, the simulator's own deals) or
     :meth:`from_games` (copies of engine positions, e.g. determinized ones from
     :meth:`Game.from_view <odin_cards.odin.rules.Game.from_view>`). Games may differ in players
-    and options. Each game has its own generator, so a game's course depends only on its
-    seed and the actions it is given, never on the rest of the batch.
+    and options. Each game has its own two generators, one for its deals and one for its
+    random choices (:meth:`sample_legal`, :meth:`random_play`, random opponents), so a
+    game's course depends only on its seed and the actions it is given, never on the rest
+    of the batch, and its deals never on how many choices were drawn.
     """
 
     def __init__(self, state: k.State) -> None:
@@ -156,7 +179,7 @@ class Batch:
         check_setup(players, options, deals)
         state = _empty_state(games)
         state[0][:] = np.array(option_fields(players, options, deals), np.int64)
-        state[6][:] = np.array([game_seed(*key) for key in keys], np.uint64)
+        state[6][:] = generators(keys)
         k.new_games(state, np.ones(games, np.bool_), TABLES)
         return cls(state)
 
@@ -191,7 +214,7 @@ class Batch:
                 hands_n[i, seat] = k.number_mask(game.hand(seat))
                 known[i, seat] = game.known[seat]
                 scores[i, seat] = game.scores[seat]
-            rng[i] = game_seed(seed, i)
+        rng[:] = generators([(seed, i) for i in range(len(games))])
         return cls(state)
 
     def repeated(self, copies: int, seed: int = 0) -> Batch:
@@ -204,7 +227,7 @@ class Batch:
         g, hands, hands_n, known, scores, hand_points = (
             np.repeat(a, copies, axis=0) for a in self.state[:6]
         )
-        rng = np.array([game_seed(seed, i) for i in range(len(g))], np.uint64)
+        rng = generators([(seed, i) for i in range(len(g))])
         return Batch((g, hands, hands_n, known, scores, hand_points, rng))
 
     # --------------------------------------------------------------- questions
@@ -297,12 +320,19 @@ class Batch:
         ids, counts = self.legal_ids()
         return [int(a) for a in ids[game, : counts[game]]]
 
-    def sample_legal(self) -> npt.NDArray[np.int64]:
-        """A uniformly random legal id for each game to move (-1 for the others), drawn
-        from each game's generator: a random opponent, or random play through :meth:`step`."""
+    def sample_legal(self, which: npt.ArrayLike | None = None) -> npt.NDArray[np.int64]:
+        """A uniformly random legal id for each game to move (-1 for the others; only the
+        games ``which`` chooses, a boolean ``[N]`` array, when given), drawn from each
+        game's choosing generator: never changes a deal."""
         out = np.empty(len(self), np.int64)
-        k.sample_actions(self.state, TABLES, out)
+        k.sample_actions(self.state, TABLES, self._chosen(which), out)
         return out
+
+    def _chosen(self, which: npt.ArrayLike | None) -> npt.NDArray[np.bool_]:
+        chosen = np.ones(len(self), np.bool_) if which is None else np.asarray(which)
+        if chosen.shape != (len(self),) or chosen.dtype != np.bool_:
+            raise SimError(f"choose games with a boolean array of shape ({len(self)},)")
+        return chosen
 
     # ----------------------------------------------------------------- changes
 
@@ -337,10 +367,40 @@ class Batch:
 
     def reset(self, which: npt.ArrayLike | None = None) -> None:
         """Start the chosen games (a boolean ``[N]`` array; all by default) afresh."""
-        chosen = np.ones(len(self), np.bool_) if which is None else np.asarray(which)
-        if chosen.shape != (len(self),) or chosen.dtype != np.bool_:
-            raise SimError(f"choose games with a boolean array of shape ({len(self)},)")
-        k.new_games(self.state, chosen, TABLES)
+        k.new_games(self.state, self._chosen(which), TABLES)
+
+    def play_others(
+        self,
+        learner: npt.ArrayLike,
+        kinds: npt.ArrayLike,
+        style: npt.NDArray[np.float64],
+        which: npt.ArrayLike | None = None,
+    ) -> npt.NDArray[np.int64]:
+        """The opponents move: in each chosen game, every seat but ``learner[i]`` plays as
+        ``kinds[i, seat]`` says (:data:`HEURISTIC` or :data:`RANDOM`) until ``learner[i]``
+        is to move or the game is over. ``style`` is the heuristic's judgement
+        (:func:`odin_cards.odin.bots.policy.style_vector`); random seats draw from each
+        game's choosing generator. Returns ``int64[N, 6]``: each seat's points in the
+        hands that ended meanwhile (summed)."""
+        chosen = self._chosen(which)
+        seats = np.asarray(learner)
+        if seats.shape != (len(self),) or seats.dtype.kind not in "iu":
+            raise SimError(f"give one learner seat a game: shape ({len(self)},)")
+        seats = seats.astype(np.int64)
+        table = np.asarray(kinds)
+        if table.shape != (len(self), k.SEATS) or table.dtype.kind not in "iu":
+            raise SimError(f"give one kind a seat a game: shape ({len(self)}, {k.SEATS})")
+        table = table.astype(np.int64)
+        if style.shape != (k.STYLE_FIELDS,) or style.dtype != np.float64:
+            raise SimError(f"a style is {k.STYLE_FIELDS} float64 figures")
+        players = self.state[0][:, k.PLAYERS]
+        seat = np.arange(k.SEATS)[None, :]
+        others = (seat < players[:, None]) & (seat != seats[:, None]) & chosen[:, None]
+        if not np.isin(table[others], (HEURISTIC, RANDOM)).all():
+            raise SimError("every other seat of a chosen game plays as HEURISTIC or RANDOM")
+        points = np.zeros((len(self), k.SEATS), np.int64)
+        k.play_others(self.state, TABLES, style, table, seats, chosen, points)
+        return points
 
     def deal(self, game: GameIndex, hands: Sequence[int] | npt.NDArray[np.integer]) -> None:
         """Give ``game`` (waiting for a deal) its hands: one card mask per seat."""

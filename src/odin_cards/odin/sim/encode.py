@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from odin_cards.odin.sim.kernels import encode_movers, encode_seat
+from odin_cards.odin.sim.kernels import encode_movers, encode_seat, encode_seats
 
 BLOCKS: Final = (
     ("hand", (55,)),
@@ -35,4 +35,4 @@ BLOCKS: Final = (
 )
 """The blocks this encoder writes, with their shapes: the ``starts`` array follows this order."""
 
-__all__ = ["BLOCKS", "encode_movers", "encode_seat"]
+__all__ = ["BLOCKS", "encode_movers", "encode_seat", "encode_seats"]

@@ -4,7 +4,8 @@
 :class:`~odin_cards.odin.rules.Game` per row, so code written against the simulator (the
 vectorized environment, rollouts, a training loop) runs anywhere ``pip install
 odin-cards`` does, at the engine's speed. Its own deals come from each engine game's
-seed (``"{seed}:{index}:{restarts}"``, its choices from ``"{seed}:{index}"``), so its
+seed (``"{seed}:{index}:{restarts}"``, its choices from ``"{seed}:{index}"``: two
+streams, as the compiled batch's, so deals never depend on choices), so its
 games are not the compiled batch's games for the same seed; given deals work the same in
 both.
 """
@@ -174,11 +175,14 @@ class EngineBatch:
         game = self._check_index(game)
         return self._legal(game)
 
-    def sample_legal(self) -> npt.NDArray[np.int64]:
+    def sample_legal(self, which: npt.ArrayLike | None = None) -> npt.NDArray[np.int64]:
+        chosen = np.ones(len(self), np.bool_) if which is None else np.asarray(which)
+        if chosen.shape != (len(self),) or chosen.dtype != np.bool_:
+            raise SimError(f"choose games with a boolean array of shape ({len(self)},)")
         out = np.full(len(self), -1, np.int64)
         for i, game in enumerate(self.games):
             legal = self._legal(i)
-            if legal and not game.is_over:
+            if chosen[i] and legal and not game.is_over:
                 out[i] = legal[self.rngs[i].randrange(len(legal))]
         return out
 

@@ -11,9 +11,10 @@ Every compiled function of the simulator lives in this one file: numba's on-disk
 invalidated per source file, so a compiled caller in another file would go on running
 its cached copy of a callee (or of a constant) changed here.
 
-Chance is the one thing not shared with the engine: each game has its own xorshift64*
-generator (``RNG``) for its deals, removed colours, first leader and random play, or
-takes its deals from outside (``OWN_DEALS`` = 0: the game waits in phase ``DEAL``).
+Chance is the one thing not shared with the engine: each game has two xorshift64*
+generators, kept apart so that deals never depend on choices: ``DEALING`` for its deals,
+removed colours and first leader, ``CHOOSING`` for random play and sampled actions. A
+game may also take its deals from outside (``OWN_DEALS`` = 0: it waits in phase ``DEAL``).
 """
 
 from __future__ import annotations
@@ -76,24 +77,30 @@ POWERS: Final = np.array([10.0**i for i in range(11)], np.float64)
 State = tuple[I64, I64, I64, I64, I64, I64, U64]
 """``(G, hands, hands_n, known, scores, hand_points, rng)``: fields, then ``[N, 6]`` arrays
 of hands (colour-major), hands (number-major), cards known held, scores, the points of the
-last finished hand; then one generator state per game."""
+last finished hand; then ``uint64[N, 2]``, each game's two generator states (``DEALING``,
+``CHOOSING``)."""
+
+DEALING: Final = 0
+"""The generator column of deals, removed colours and first leaders."""
+CHOOSING: Final = 1
+"""The generator column of random choices (random play, sampled actions, random opponents)."""
 
 
 @jit_inline
-def next_random(rng: U64, i: int) -> np.uint64:
-    """xorshift64* step of game ``i``'s generator."""
-    x = rng[i]
+def next_random(rng: U64, i: int, stream: int) -> np.uint64:
+    """xorshift64* step of game ``i``'s generator ``stream``."""
+    x = rng[i, stream]
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)
     x ^= x >> np.uint64(27)
-    rng[i] = x
+    rng[i, stream] = x
     return np.uint64(x * np.uint64(0x2545F4914F6CDD1D))
 
 
 @jit_inline
-def below(rng: U64, i: int, n: int) -> int:
+def below(rng: U64, i: int, stream: int, n: int) -> int:
     """A uniform whole number in ``[0, n)`` (n <= 2**20: the bias is below 1e-3)."""
-    return int(np.int64((next_random(rng, i) >> np.uint64(33)) % np.uint64(n)))
+    return int(np.int64((next_random(rng, i, stream) >> np.uint64(33)) % np.uint64(n)))
 
 
 @jit_inline
@@ -179,13 +186,13 @@ def start_hand(st: State, i: int, leader: int, t: Tables) -> None:
             cards[n] = card
             n += 1
     for j in range(n - 1, 0, -1):
-        k = below(rng, i, j + 1)
+        k = below(rng, i, DEALING, j + 1)
         cards[j], cards[k] = cards[k], cards[j]
     dealt = players * 9
     if g[i, GOAT]:
         for j in range(dealt, n):
             if cards[j] == 54:
-                k = below(rng, i, dealt)
+                k = below(rng, i, DEALING, dealt)
                 cards[j], cards[k] = cards[k], cards[j]
                 break
     for seat in range(SEATS):
@@ -217,11 +224,11 @@ def new_game(st: State, i: int, t: Tables) -> None:
     deck = ALL_COLOURED
     if g[i, COLOURS] == 4:
         if g[i, REMOVAL] == 0:
-            first = 1 if below(rng, i, 2) == 0 else 4
-            second = (0, 2, 3, 5)[below(rng, i, 4)]
+            first = 1 if below(rng, i, DEALING, 2) == 0 else 4
+            second = (0, 2, 3, 5)[below(rng, i, DEALING, 4)]
         else:
-            first = below(rng, i, 6)
-            second = below(rng, i, 5)
+            first = below(rng, i, DEALING, 6)
+            second = below(rng, i, DEALING, 5)
             if second >= first:
                 second += 1
         deck &= ~(511 << (9 * first)) & ~(511 << (9 * second))
@@ -230,7 +237,7 @@ def new_game(st: State, i: int, t: Tables) -> None:
     g[i, DECK] = deck
     leader = g[i, FIXED_LEADER]
     if leader < 0:
-        leader = below(rng, i, players)
+        leader = below(rng, i, DEALING, players)
     g[i, HAND_NUMBER] = 0
     for seat in range(SEATS):
         scores[i, seat] = 0
@@ -472,14 +479,14 @@ def apply_all(st: State, t: Tables, actions: I64) -> None:
 
 
 @jit
-def sample_actions(st: State, t: Tables, out: I64) -> None:
-    """A uniformly random legal id for every game to move (-1 for the others)."""
+def sample_actions(st: State, t: Tables, which: npt.NDArray[np.bool_], out: I64) -> None:
+    """A uniformly random legal id for every chosen game to move (-1 for the others)."""
     g, _, _, _, _, _, rng = st
     buffer = np.empty(1024, np.int64)
     for i in range(out.shape[0]):
         out[i] = -1
-        if g[i, PHASE] < OVER:
-            out[i] = buffer[below(rng, i, legal(st, i, t, buffer))]
+        if which[i] and g[i, PHASE] < OVER:
+            out[i] = buffer[below(rng, i, CHOOSING, legal(st, i, t, buffer))]
 
 
 @jit
@@ -500,7 +507,7 @@ def random_actions(st: State, t: Tables, sweeps: int, restart: bool) -> int:
                     continue
                 new_game(st, i, t)
             n = legal(st, i, t, buffer)
-            apply(st, i, buffer[below(rng, i, n)], t)
+            apply(st, i, buffer[below(rng, i, CHOOSING, n)], t)
             applied += 1
     return applied
 
@@ -515,7 +522,7 @@ def random_hands(st: State, t: Tables) -> int:
         start = g[i, HANDS_ENDED]
         while g[i, HANDS_ENDED] == start and g[i, PHASE] < OVER:
             n = legal(st, i, t, buffer)
-            apply(st, i, buffer[below(rng, i, n)], t)
+            apply(st, i, buffer[below(rng, i, CHOOSING, n)], t)
             applied += 1
     return applied
 
@@ -823,6 +830,39 @@ def heuristic_actions(st: State, t: Tables, style: F64, out: I64) -> None:
             out[i] = heuristic_action(st, i, t, style, work)
 
 
+HEURISTIC_PLAYER: Final = 1
+"""A seat :func:`play_others` plays with the heuristic."""
+RANDOM_PLAYER: Final = 2
+"""A seat :func:`play_others` plays uniformly at random (the ``CHOOSING`` generator)."""
+
+
+@jit
+def play_others(
+    st: State, t: Tables, style: F64, kinds: I64, learner: I64,
+    which: npt.NDArray[np.bool_], points: I64,
+) -> None:  # fmt: skip
+    """In every chosen game, the seats other than ``learner[i]`` move (each as
+    ``kinds[i, seat]`` says: :data:`HEURISTIC_PLAYER` or :data:`RANDOM_PLAYER`) until
+    ``learner[i]`` is to move or the game is over; the points of every hand that ends
+    meanwhile are added to ``points[i]``. Every seat to move but the learner has a kind."""
+    g, _, _, _, _, hand_points, rng = st
+    work = np.empty(SCRATCH, np.int64)
+    buffer = np.empty(1024, np.int64)
+    for i in range(g.shape[0]):
+        if not which[i]:
+            continue
+        while g[i, PHASE] < OVER and g[i, TO_MOVE] != learner[i]:
+            if kinds[i, g[i, TO_MOVE]] == RANDOM_PLAYER:
+                action = buffer[below(rng, i, CHOOSING, legal(st, i, t, buffer))]
+            else:
+                action = heuristic_action(st, i, t, style, work)
+            before = g[i, HANDS_ENDED]
+            apply(st, i, action, t)
+            if g[i, HANDS_ENDED] != before:
+                for seat in range(SEATS):
+                    points[i, seat] += hand_points[i, seat]
+
+
 LEAF_FIELDS: Final = 7
 """A position given to :func:`heuristic_points`: phase, seat to move, table id, its player,
 beaten id, passes, discards (then one hand a seat)."""
@@ -984,3 +1024,15 @@ def encode_movers(
     for i in range(out.shape[0]):
         if g[i, PHASE] < OVER:
             encode_seat(st, i, g[i, TO_MOVE], starts, t, out[i])
+
+
+@jit
+def encode_seats(
+    st: State, seats: I64, starts: npt.NDArray[np.int64], t: Tables,
+    out: npt.NDArray[np.float32],
+) -> None:  # fmt: skip
+    """Row ``i`` of ``out`` (zeroed): game ``i`` as ``seats[i]`` sees it (zeros if -1), the
+    game over or not."""
+    for i in range(out.shape[0]):
+        if seats[i] >= 0:
+            encode_seat(st, i, seats[i], starts, t, out[i])
