@@ -118,6 +118,8 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
         problem = error.errors()[0]
+        if problem["type"] == "bad_text":  # a control character (.bodies): its own code
+            return error_response(422, "bad_text", problem["msg"])
         where = ".".join(str(p) for p in problem["loc"] if p != "body") or "body"
         return error_response(422, "invalid", f"{where}: {problem['msg']}")
 

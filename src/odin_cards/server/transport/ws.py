@@ -7,7 +7,6 @@ parsing (:mod:`.messages`); any refusal is an ``error`` message that changes not
 from __future__ import annotations
 
 import asyncio
-from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -21,7 +20,7 @@ from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.core.tables.sessions import Session
 from odin_cards.server.core.tables.table import LiveTable
 from odin_cards.server.settings import Settings
-from odin_cards.server.transport.auth import COOKIE
+from odin_cards.server.transport.auth import COOKIE, same_origin
 from odin_cards.server.transport.connection import Connection
 from odin_cards.server.transport.errors import error_response
 from odin_cards.server.transport.quotas import Quotas, client_address
@@ -35,10 +34,8 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     origin = websocket.headers.get("origin")
     if origin is None:
         return True  # not a browser: the token is what protects a seat
-    if origin in settings.allowed_origins:
-        return True
     host = websocket.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower() and host != ""
+    return same_origin(origin, websocket.url.scheme, host, settings.allowed_origins)
 
 
 async def endpoint(websocket: WebSocket, table_id: str) -> None:
