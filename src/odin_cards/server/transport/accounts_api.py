@@ -31,7 +31,7 @@ from odin_cards.server.transport.auth import (
     require_account,
     set_session_cookie,
 )
-from odin_cards.server.transport.bodies import Body
+from odin_cards.server.transport.bodies import Body, WholeNumber
 from odin_cards.server.transport.errors import ApiError
 from odin_cards.server.transport.quotas import Quotas, client_address
 
@@ -182,7 +182,7 @@ async def tables(
 async def claim_seat(
     request: Request,
     table_id: str,
-    seat: int,
+    seat: WholeNumber,
     account: Annotated[Account, Depends(checked_write)],
 ) -> dict[str, Any]:
     """A new token for a seat the account holds (to play it on this device); the token the

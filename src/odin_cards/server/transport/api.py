@@ -20,7 +20,7 @@ from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.core.tables.table import LiveTable, clean_name
 from odin_cards.server.transport import pages
 from odin_cards.server.transport.auth import accounts_of, checked_write, current_account, origin_ok
-from odin_cards.server.transport.bodies import Body
+from odin_cards.server.transport.bodies import Body, WholeNumber
 from odin_cards.server.transport.errors import ApiError
 from odin_cards.server.transport.quotas import Quotas, client_address
 
@@ -230,7 +230,9 @@ async def get_table(request: Request, table_id: str) -> dict[str, Any]:
 
 
 @router.post("/tables/{table_id}/seats/{seat}")
-async def take_seat(request: Request, table_id: str, seat: int, body: TakeSeat) -> dict[str, Any]:
+async def take_seat(
+    request: Request, table_id: str, seat: WholeNumber, body: TakeSeat
+) -> dict[str, Any]:
     table = await _table(request, table_id)
     account = await current_account(request)
     if account is not None and not origin_ok(request):
@@ -266,7 +268,9 @@ async def cancel(request: Request, table_id: str, body: Creator) -> dict[str, An
 
 
 @router.post("/tables/{table_id}/seats/{seat}/lock")
-async def lock_seat(request: Request, table_id: str, seat: int, body: SeatLock) -> dict[str, Any]:
+async def lock_seat(
+    request: Request, table_id: str, seat: WholeNumber, body: SeatLock
+) -> dict[str, Any]:
     """The creator locks a free seat (``locked: true``) or frees it (``false``)."""
     table = await _table(request, table_id)
     await _hall(request).access.lock(table, seat, body.locked, body.creator)

@@ -3,6 +3,9 @@
 - :class:`Body` -- the base of every request body model: unknown fields are refused, and
   every string in the body (values, keys, nested lists and objects) is checked; a control
   character is refused 422 ``bad_text`` naming the field.
+- :data:`WholeNumber` -- a whole number in a path or query (``/seats/{seat}``,
+  ``?offset=``): written with ASCII digits only, without sign, spaces, point or leading
+  zero (``1.0``, ``+1``, `` 1``, ``01``, ``1_0`` are 422 ``invalid``, not seat 1);
 - :class:`ControlledUrls` -- ASGI middleware: the decoded path and every query parameter
   (name and value) are checked the same way, for HTTP and WebSocket requests alike, so a
   path parameter (``/u/{name}``, ``/api/people/{name}``) or a query (``?game=``) never
@@ -11,10 +14,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Annotated, Any
 from urllib.parse import parse_qsl
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -23,6 +27,23 @@ from odin_cards.server.transport.errors import error_response
 
 BAD_TEXT = "bad_text"
 """The error code of a text with a control character (422)."""
+
+
+_DIGITS = re.compile(r"0|[1-9][0-9]{0,8}")
+
+
+def _whole_number(value: Any) -> Any:
+    if isinstance(value, str):
+        if _DIGITS.fullmatch(value) is None:
+            raise PydanticCustomError(
+                "whole_number", "a whole number written with the digits 0-9 alone (0, 1, 2, ...)"
+            )
+        return int(value)
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
+"""A whole number of a path or query, strictly written (see the module's words)."""
 
 
 def _first_bad(data: Any) -> tuple[str, str] | None:

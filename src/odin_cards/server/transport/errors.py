@@ -120,7 +120,8 @@ def install(app: FastAPI) -> None:
         problem = error.errors()[0]
         if problem["type"] == "bad_text":  # a control character (.bodies): its own code
             return error_response(422, "bad_text", problem["msg"])
-        where = ".".join(str(p) for p in problem["loc"] if p != "body") or "body"
+        where = ".".join(str(p) for p in problem["loc"] if p not in ("body", "path", "query"))
+        where = where or "body"
         return error_response(422, "invalid", f"{where}: {problem['msg']}")
 
     @app.exception_handler(HTTPException)
