@@ -56,6 +56,7 @@ STATUS = {
     "taken": 409,
     "not_finished": 409,
     "bad_name": 422,
+    "account_name": 409,
     "bad_game": 422,
     "bad_players": 422,
     "bad_bots": 422,
