@@ -34,6 +34,7 @@ async def _rated_games(base: str, name: str, tables: list[tuple[str, ...]]) -> N
     async with httpx.AsyncClient(base_url=base, timeout=20) as http:
         answer = await http.post("/api/account/signup", json={"name": name, "password": PASSWORD})
         assert answer.status_code == 201, answer.text
+        http.headers["X-CSRF-Token"] = answer.json()["csrf"]  # a rated table is a checked write
         for game, bots in enumerate(tables):
             created = await http.post(
                 "/api/tables",

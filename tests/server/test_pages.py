@@ -184,12 +184,15 @@ async def test_nothing_else_is_served_under_games(http: httpx.AsyncClient) -> No
         "/games/odin/..%2fplugin.py",
         "/games/odin/i18n/%2e%2e/presenter.py",
         "/games/odin/.board.js",
-        "/games/odin/board.js%00.css",
     ):
         answer = await http.get(path)
         assert answer.status_code == 404, path
         assert answer.json()["error"] == "not_found", path
         assert answer.headers["content-security-policy"] == CSP, path
+    # A control character in the path is refused before routing (transport/bodies.py).
+    answer = await http.get("/games/odin/board.js%00.css")
+    assert answer.status_code == 422 and answer.json()["error"] == "bad_text"
+    assert answer.headers["content-security-policy"] == CSP
 
 
 def test_paths_out_of_the_package_are_refused() -> None:

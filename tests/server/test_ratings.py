@@ -35,6 +35,7 @@ PASSWORD = "a long enough password"
 async def sign_up(http: httpx.AsyncClient, name: str) -> httpx.AsyncClient:
     answer = await http.post("/api/account/signup", json={"name": name, "password": PASSWORD})
     assert answer.status_code == 201, answer.text
+    http.headers["X-CSRF-Token"] = answer.json()["csrf"]  # a rated table is a checked write
     return http
 
 

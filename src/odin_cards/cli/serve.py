@@ -66,6 +66,15 @@ def serve_command(
         int,
         typer.Option("--max-connections", min=1, help="Open WebSockets in all."),
     ] = 4000,
+    unfinished_per_ip: Annotated[
+        int,
+        typer.Option(
+            "--unfinished-per-ip",
+            min=1,
+            help="HTTP connections one client address may hold before their request has "
+            "fully arrived.",
+        ),
+    ] = 64,
     hello_timeout: Annotated[
         float,
         typer.Option(
@@ -231,6 +240,7 @@ def serve_command(
         sockets_per_ip=connections_per_ip,
         sockets=max_connections,
         hello_timeout=hello_timeout,
+        unfinished_per_ip=unfinished_per_ip,
         send_queue_bytes=send_queue * 1024,
         max_body=max_body * 1024,
         api_docs=api_docs,

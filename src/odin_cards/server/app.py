@@ -33,6 +33,7 @@ from odin_cards.server.transport import auth, errors
 from odin_cards.server.transport.accounts_api import router as accounts_router
 from odin_cards.server.transport.analysis_api import router as analysis_router
 from odin_cards.server.transport.api import router
+from odin_cards.server.transport.bodies import ControlledUrls
 from odin_cards.server.transport.connection import EdgeStats
 from odin_cards.server.transport.headers import SecurityHeaders
 from odin_cards.server.transport.http_limits import BodyLimit
@@ -178,9 +179,10 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.quotas = Quotas(settings)
     app.state.edge = EdgeStats()
-    # The last added runs first: headers on every answer, then the body cap, then JSON
-    # for any failure nobody handled.
+    # The last added runs first: headers on every answer, then the body cap, then no
+    # control character in the path or query, then JSON for any failure nobody handled.
     app.add_middleware(errors.CatchAll)
+    app.add_middleware(ControlledUrls)
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(SecurityHeaders)
     app.include_router(router)

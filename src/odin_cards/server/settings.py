@@ -66,6 +66,9 @@ class Settings:
     """Seconds a new WebSocket connection has to say ``hello`` before it is closed (1008)."""
     sockets_per_ip: int = 32
     """Open WebSocket connections one client address may hold; more are refused (429)."""
+    unfinished_per_ip: int = 64
+    """HTTP connections one client address may hold before their request has fully arrived
+    (opened and silent, headers or body half sent); one more is closed at once."""
     sockets: int = 4000
     """Open WebSocket connections in all; more are refused (503)."""
     tables_per_hour: int = 60

@@ -37,13 +37,25 @@ class MemoryAccountStore:
                 raise NameTaken(record.name_key)
             if kept:
                 rows[account.id] = AccountRow(
-                    account.id, account.name, record.name_key, record.password_hash, account.created
+                    account.id,
+                    account.name,
+                    record.name_key,
+                    record.password_hash,
+                    account.created,
+                    look_alike=record.look_alike,
                 )
 
     async def by_key(self, key: str) -> AccountRecord | None:
         self.db.reading()
         for row in self.db.account_rows.values():
             if row.name_key == key and row.deleted is None:
+                return row.record()
+        return None
+
+    async def by_look_alike(self, key: str) -> AccountRecord | None:
+        self.db.reading()
+        for row in self.db.account_rows.values():
+            if row.look_alike == key and row.deleted is None:
                 return row.record()
         return None
 
@@ -168,6 +180,7 @@ class MemoryAccountStore:
                     # ('~' is not allowed in names), and the old name is not kept.
                     row.name = neutral_name[:NAME_LENGTH]
                     row.name_key = f"~{account_id}"[:NAME_LENGTH]
+                    row.look_alike = ""
                     row.password_hash = ""
                     row.deleted = when
                     row.last_seen = None

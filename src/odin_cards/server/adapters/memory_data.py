@@ -117,10 +117,11 @@ class AccountRow:
     deleted: datetime | None = None
     banned: datetime | None = None
     last_seen: datetime | None = None
+    look_alike: str = ""
 
     def record(self) -> AccountRecord:
         account = Account(self.id, self.name, self.created, self.banned, self.deleted)
-        return AccountRecord(account, self.name_key, self.password_hash)
+        return AccountRecord(account, self.name_key, self.password_hash, self.look_alike)
 
 
 @dataclass(frozen=True, slots=True)

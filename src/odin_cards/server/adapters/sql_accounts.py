@@ -34,6 +34,7 @@ def _record(row: Any) -> AccountRecord:
         ),
         row.name_key,
         row.password_hash,
+        row.look_alike,
     )
 
 
@@ -60,6 +61,7 @@ class SqlAccountStore:
                         id=account.id,
                         name=account.name,
                         name_key=record.name_key,
+                        look_alike=record.look_alike,
                         password_hash=record.password_hash,
                         created=utc(account.created),
                     )
@@ -73,6 +75,19 @@ class SqlAccountStore:
             row = (
                 await connection.execute(
                     sa.select(schema.accounts).where(a.name_key == key, a.deleted.is_(None))
+                )
+            ).first()
+        return None if row is None else _record(row)
+
+    async def by_look_alike(self, key: str) -> AccountRecord | None:
+        a = schema.accounts.c
+        async with reading(self.engine, "read an account") as connection:
+            row = (
+                await connection.execute(
+                    sa.select(schema.accounts)
+                    .where(a.look_alike == key, a.deleted.is_(None))
+                    .order_by(a.created)
+                    .limit(1)
                 )
             ).first()
         return None if row is None else _record(row)
@@ -258,6 +273,7 @@ class SqlAccountStore:
                     # ('~' is not allowed in names), and the old name is not kept.
                     name=neutral_name[:32],
                     name_key=f"~{account_id}"[:32],
+                    look_alike="",
                     password_hash="",
                     deleted=utc(when),
                     last_seen=None,

@@ -143,6 +143,10 @@ rematches = sa.Table(
 ACCOUNT_ID_LENGTH = 32
 """An account id: 16 random bytes in hex."""
 
+LOOK_ALIKE_LENGTH = 128
+"""An account name's look-alike key (a prototype may be several characters: at most 20
+characters of name, each mapped to at most 4 in practice)."""
+
 accounts = sa.Table(
     "accounts",
     metadata,
@@ -154,9 +158,13 @@ accounts = sa.Table(
     sa.Column("deleted", sa.DateTime(timezone=True), nullable=True),
     sa.Column("banned", sa.DateTime(timezone=True), nullable=True),
     sa.Column("last_seen", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("look_alike", sa.String(LOOK_ALIKE_LENGTH), nullable=False, server_default=""),
     sa.UniqueConstraint("name_key", name="accounts_name_key"),
+    sa.Index("accounts_look_alike", "look_alike"),
 )
-"""People who signed up (migration 0009); ``name_key`` is the casefolded name."""
+"""People who signed up (migration 0009); ``name_key`` is the casefolded name,
+``look_alike`` the key of the names that look like it (migration 0013,
+``core/people/look_alikes.py``)."""
 
 account_sessions = sa.Table(
     "account_sessions",

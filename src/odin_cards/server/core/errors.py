@@ -25,6 +25,7 @@ CODES = frozenset(
         "no_seat",
         "taken",
         "bad_name",
+        "account_name",
         "bad_game",
         "bad_players",
         "bad_bots",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from odin_cards.server.core.errors import DomainError
 from odin_cards.server.core.people.accounts import (
@@ -31,6 +31,7 @@ from odin_cards.server.transport.auth import (
     require_account,
     set_session_cookie,
 )
+from odin_cards.server.transport.bodies import Body, WholeNumber
 from odin_cards.server.transport.errors import ApiError
 from odin_cards.server.transport.quotas import Quotas, client_address
 
@@ -43,11 +44,7 @@ Token = Annotated[str, Field(max_length=128)]
 Tokens = Annotated[list[Token], Field(max_length=SEAT_LIMIT)]
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Credentials(_Body):
+class Credentials(Body):
     # Limits a little above the rules' (the domain says what is wrong in words).
     name: Annotated[str, Field(max_length=NAME_MAX * 2)]
     password: Annotated[str, Field(max_length=PASSWORD_MAX * 2)]
@@ -55,16 +52,16 @@ class Credentials(_Body):
     """Seat tokens this browser holds (a guest's games): linked to the account."""
 
 
-class PasswordChange(_Body):
+class PasswordChange(Body):
     old: Annotated[str, Field(max_length=PASSWORD_MAX * 2)]
     new: Annotated[str, Field(max_length=PASSWORD_MAX * 2)]
 
 
-class Deletion(_Body):
+class Deletion(Body):
     password: Annotated[str, Field(max_length=PASSWORD_MAX * 2)]
 
 
-class SeatTokens(_Body):
+class SeatTokens(Body):
     tokens: Tokens
 
 
@@ -185,7 +182,7 @@ async def tables(
 async def claim_seat(
     request: Request,
     table_id: str,
-    seat: int,
+    seat: WholeNumber,
     account: Annotated[Account, Depends(checked_write)],
 ) -> dict[str, Any]:
     """A new token for a seat the account holds (to play it on this device); the token the

@@ -11,12 +11,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from odin_cards.server.core.features.analysis import TableAnalyses
 from odin_cards.server.core.features.hints import TableHints
 from odin_cards.server.core.protocol.client import valid_table_id
 from odin_cards.server.core.tables.hall import Hall
+from odin_cards.server.transport.bodies import Body
 from odin_cards.server.transport.errors import ApiError
 from odin_cards.server.transport.quotas import client_address
 
@@ -26,8 +27,7 @@ POLL_SECONDS = 2
 """``Retry-After`` of a pending analysis."""
 
 
-class HintAsk(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class HintAsk(Body):
     token: Annotated[str, Field(max_length=128)]
 
 

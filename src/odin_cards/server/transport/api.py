@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from starlette.exceptions import HTTPException
 
 from odin_cards.games import default_key, plugins, rules_of
@@ -19,7 +19,8 @@ from odin_cards.server.core.protocol.client import valid_table_id
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.core.tables.table import LiveTable, clean_name
 from odin_cards.server.transport import pages
-from odin_cards.server.transport.auth import accounts_of, current_account, origin_ok
+from odin_cards.server.transport.auth import accounts_of, checked_write, current_account, origin_ok
+from odin_cards.server.transport.bodies import Body, WholeNumber
 from odin_cards.server.transport.errors import ApiError
 from odin_cards.server.transport.quotas import Quotas, client_address
 
@@ -32,15 +33,11 @@ MAX_NAME_INPUT = 200
 """Longest name accepted before it is cleaned (white space collapsed, then at most 24)."""
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ChatChoice(_Body):
+class ChatChoice(Body):
     spectators: Annotated[bool, Field(strict=True)] = False
 
 
-class ClockChoice(_Body):
+class ClockChoice(Body):
     """``settings["clock"]`` as asked (``core/features/clocks.py`` checks the values)."""
 
     kind: Literal["none", "realtime", "turn"]
@@ -50,7 +47,7 @@ class ClockChoice(_Body):
     bonus: Annotated[int, Field(strict=True)] | None = None
 
 
-class NewTable(_Body):
+class NewTable(Body):
     game: Annotated[str, Field(max_length=32)] | None = None
     """The game (default: the server's first game, :func:`odin_cards.games.default_key`)."""
     players: Annotated[int, Field(strict=True)]
@@ -73,7 +70,7 @@ class NewTable(_Body):
     """``settings["visibility"]`` (``core/features/access.py``): listed, or by invite link only."""
 
 
-class Creator(_Body):
+class Creator(Body):
     creator: Annotated[str, Field(max_length=128)]
     """The creator token given when the table was created."""
 
@@ -82,7 +79,7 @@ class SeatLock(Creator):
     locked: Annotated[bool, Field(strict=True)]
 
 
-class SeatToken(_Body):
+class SeatToken(Body):
     token: Annotated[str, Field(max_length=128)]
     """A seat's token: the seat's person leaves it to a bot or takes it back."""
 
@@ -92,11 +89,11 @@ class Vote(SeatToken):
     """The absent person's seat the voter would hand to a bot."""
 
 
-class TakeSeat(_Body):
+class TakeSeat(Body):
     name: Annotated[str, Field(max_length=MAX_NAME_INPUT)]
 
 
-class RematchAnswer(_Body):
+class RematchAnswer(Body):
     token: Annotated[str, Field(max_length=128)]
     answer: Literal["accept", "decline"]
     declined: Literal["bot", "open"] | None = None
@@ -105,7 +102,7 @@ class RematchAnswer(_Body):
     """With ``accept``: start without those who have not answered."""
 
 
-class Tokens(_Body):
+class Tokens(Body):
     tokens: Annotated[list[Annotated[str, Field(max_length=128)]], Field(max_length=200)]
 
 
@@ -187,9 +184,8 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     hall = _hall(request)
     game = body.game or default_key()
     hall.check_new(game, body.players, bots, body.options)  # a refusal uses no quota
-    account = await current_account(request)
-    if body.rated and (account is None or not origin_ok(request)):
-        raise ApiError(401, "login_required", "log in to create a rated table")
+    # a rated table is an account's write, made with its cookie: CSRF token and Origin checked
+    account = await checked_write(request) if body.rated else await current_account(request)
     asked = None if body.clock is None else body.clock.model_dump(exclude_none=True)
     clock = None if asked is None else normalize_clock(asked)
     quotas: Quotas = request.app.state.quotas
@@ -243,7 +239,9 @@ async def get_table(request: Request, table_id: str) -> dict[str, Any]:
 
 
 @router.post("/tables/{table_id}/seats/{seat}")
-async def take_seat(request: Request, table_id: str, seat: int, body: TakeSeat) -> dict[str, Any]:
+async def take_seat(
+    request: Request, table_id: str, seat: WholeNumber, body: TakeSeat
+) -> dict[str, Any]:
     table = await _table(request, table_id)
     account = await current_account(request)
     if account is not None and not origin_ok(request):
@@ -279,7 +277,9 @@ async def cancel(request: Request, table_id: str, body: Creator) -> dict[str, An
 
 
 @router.post("/tables/{table_id}/seats/{seat}/lock")
-async def lock_seat(request: Request, table_id: str, seat: int, body: SeatLock) -> dict[str, Any]:
+async def lock_seat(
+    request: Request, table_id: str, seat: WholeNumber, body: SeatLock
+) -> dict[str, Any]:
     """The creator locks a free seat (``locked: true``) or frees it (``false``)."""
     table = await _table(request, table_id)
     await _hall(request).access.lock(table, seat, body.locked, body.creator)

@@ -69,16 +69,45 @@ async def require_account(request: Request) -> Account:
     return account
 
 
+DEFAULT_PORTS = {"http": 80, "https": 443}
+WEB_SCHEMES = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+"""A request's scheme as the page's origin names it (a WebSocket's page is HTTP's)."""
+
+
+def _origin(text: str) -> tuple[str, str, int] | None:
+    """An origin's scheme, host and port (the default port filled in); ``None`` for what
+    is no origin: another scheme, a path, a query, user info, a bad port, ``null``."""
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    if parts.path or parts.query or parts.fragment or parts.username or parts.password:
+        return None
+    return scheme, parts.hostname.lower(), port if port is not None else DEFAULT_PORTS[scheme]
+
+
+def same_origin(origin: str, scheme: str, host: str, allowed: tuple[str, ...] = ()) -> bool:
+    """Whether ``Origin`` is the server's own -- scheme, host and port all equal to the
+    request's (``scheme`` as the server saw it, behind a trusted proxy the proxy's; ``host``
+    its ``Host`` header) -- or exactly one of ``allowed``."""
+    if origin in allowed:
+        return True
+    own = _origin(f"{WEB_SCHEMES.get(scheme, scheme)}://{host}") if host else None
+    return own is not None and _origin(origin) == own
+
+
 def origin_ok(request: Request) -> bool:
     """``Origin``, when sent, is this server's own or one of ``allowed_origins``."""
     origin = request.headers.get("origin")
     if origin is None:
         return True
     settings: Settings = request.app.state.settings
-    if origin in settings.allowed_origins:
-        return True
     host = request.headers.get("host", "")
-    return host != "" and urlsplit(origin).netloc.lower() == host.lower()
+    return same_origin(origin, request.url.scheme, host, settings.allowed_origins)
 
 
 def check_origin(request: Request) -> None:

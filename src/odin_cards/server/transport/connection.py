@@ -54,6 +54,8 @@ class Connection:
     ) -> None:
         self.websocket = websocket
         self.greeted = False
+        self.chat_name: str | None = None
+        """The last spectator chat name this connection used that passed the checks."""
         """Whether it said ``hello`` (every other message needs one first)."""
         self._messages = Bucket(settings.rate, float(settings.burst), clock)
         self._hellos = Bucket(

@@ -56,6 +56,7 @@ STATUS = {
     "taken": 409,
     "not_finished": 409,
     "bad_name": 422,
+    "account_name": 409,
     "bad_game": 422,
     "bad_players": 422,
     "bad_bots": 422,
@@ -118,7 +119,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
         problem = error.errors()[0]
-        where = ".".join(str(p) for p in problem["loc"] if p != "body") or "body"
+        if problem["type"] == "bad_text":  # a control character (.bodies): its own code
+            return error_response(422, "bad_text", problem["msg"])
+        where = ".".join(str(p) for p in problem["loc"] if p not in ("body", "path", "query"))
+        where = where or "body"
         return error_response(422, "invalid", f"{where}: {problem['msg']}")
 
     @app.exception_handler(HTTPException)

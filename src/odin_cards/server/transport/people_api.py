@@ -25,6 +25,7 @@ from odin_cards.server.core.people.profiles import (
     rated_games,
 )
 from odin_cards.server.core.people.ratings import bot_ratings as references
+from odin_cards.server.transport.bodies import WholeNumber
 from odin_cards.server.transport.errors import ApiError
 
 router = APIRouter(prefix="/api")
@@ -61,8 +62,8 @@ async def profile(request: Request, name: str) -> dict[str, Any]:
 async def leaderboard(
     request: Request,
     rating_class: Annotated[str, Query(alias="class", max_length=16)] = "heads-up",
-    offset: Annotated[int, Query()] = 0,
-    limit: Annotated[int, Query()] = BOARD_PAGE,
+    offset: Annotated[WholeNumber, Query()] = 0,
+    limit: Annotated[WholeNumber, Query()] = BOARD_PAGE,
     provisional: Annotated[bool, Query()] = False,
 ) -> dict[str, Any]:
     """One class's leaderboard, a page at a time; established ratings only unless

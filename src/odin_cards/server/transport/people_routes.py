@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from odin_cards.games import default_key
 from odin_cards.server.core.people.accounts import Account, name_key
@@ -37,6 +37,7 @@ from odin_cards.server.transport.auth import (
     current_session,
     require_account,
 )
+from odin_cards.server.transport.bodies import Body
 from odin_cards.server.transport.errors import ApiError
 from odin_cards.server.transport.quotas import client_address
 
@@ -46,11 +47,7 @@ SECRET = Annotated[str, Field(min_length=1, max_length=128)]
 NAME = Annotated[str, Field(min_length=1, max_length=32)]
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class PlayNow(_Body):
+class PlayNow(Body):
     game: Annotated[str, Field(max_length=32)] | None = None
     """The game (default: the server's first game)."""
     players: Annotated[int, Field(strict=True)]
@@ -62,7 +59,7 @@ class PlayNow(_Body):
     """This browser's earlier ticket, replaced by the new one."""
 
 
-class Ticket(_Body):
+class Ticket(Body):
     ticket: SECRET
 
 
@@ -70,7 +67,7 @@ class Bots(Ticket):
     level: Annotated[str, Field(max_length=32)] | None = None
 
 
-class Named(_Body):
+class Named(Body):
     name: NAME
 
 
@@ -78,7 +75,7 @@ class InviteBody(Named):
     table: Annotated[str, Field(min_length=1, max_length=16)]
 
 
-class Answer(_Body):
+class Answer(Body):
     answer: Literal["accept", "decline"]
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import resource
 from typing import Any
@@ -23,7 +24,9 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.http11 import Request
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+from websockets.server import ServerProtocol
 
 from odin_cards.server.settings import Settings
 from odin_cards.server.transport.connection import ABORT
@@ -58,8 +61,30 @@ def connection_budget(reserved: int = RESERVED_FILES) -> int:
     return max(16, soft - reserved)
 
 
+REFUSALS = {400: "invalid", 403: "forbidden", 426: "upgrade_required", 500: "internal"}
+"""Codes of the handshake refusals the WebSocket layer answers itself."""
+
+
 class AbortableWebSockets(WebSocketsSansIOProtocol):
-    """uvicorn's sans-I/O WebSocket protocol with the ``odin.abort`` extension."""
+    """uvicorn's sans-I/O WebSocket protocol with the ``odin.abort`` extension, whose own
+    refusals of a handshake (a malformed upgrade, a close before accepting) are the
+    server's JSON errors."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.conn.reject = self._json_reject  # type: ignore[method-assign]
+
+    def _json_reject(self, status: int, text: str) -> Response:
+        plain = ServerProtocol.reject(self.conn, status, text)
+        code = REFUSALS.get(plain.status_code, "http_error")
+        body = json.dumps({"error": code, "message": text or plain.reason_phrase}).encode()
+        headers = Headers(
+            [(k, v) for k, v in plain.headers.raw_items() if k.lower() != "content-type"]
+        )
+        headers["Content-Type"] = "application/json"
+        del headers["Content-Length"]
+        headers["Content-Length"] = str(len(body))
+        return Response(plain.status_code, plain.reason_phrase, headers, body)
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
@@ -86,33 +111,115 @@ class AbortableWebSockets(WebSocketsSansIOProtocol):
 
 
 class FirstRequestDeadline(HttpToolsProtocol):
-    """uvicorn's HTTP protocol with a deadline for the first request's headers.
+    """uvicorn's HTTP protocol with a deadline for the first request's headers, a cap on
+    unfinished requests per address, and JSON for the requests it cannot parse.
 
     uvicorn times out idle connections only after a response; a socket that never sends a
     request would hold a file descriptor forever (a thousand of them exhaust a common
     limit, after which nothing works). Such a connection is closed after
     ``first_request_timeout`` seconds (``Settings.hello_timeout``).
+
+    A connection is *unfinished* from its opening until its request has fully arrived,
+    and again from the first byte of a next request on it until that one has: one address
+    may hold ``unfinished_per_ip`` such connections (``Settings.unfinished_per_ip``). One
+    more is dropped at once (a new connection), or closed before its request is read (a
+    kept-alive one): one address sending half requests cannot take every descriptor the
+    file limit leaves to connections, however long it holds them (WebSockets are capped per
+    address by the application, :mod:`.quotas`).
+
+    A request that is no HTTP (a malformed ``Content-Length``, a bad request line) is
+    answered 400 with the server's JSON error, not uvicorn's plain text.
     """
 
     first_request_timeout = 5.0
     max_connections = 1 << 20
     """Open client connections (HTTP and WebSocket) beyond which a new one is dropped at
     once: its descriptor is given back before anything else is spent on it."""
+    unfinished_per_ip = 1 << 20
+    unfinished: dict[str, int] = {}  # noqa: RUF012 -- each server's own (server_config)
+    """Unfinished connections by client address, of one server (shared by its protocols)."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
         self._deadline: asyncio.TimerHandle | None = None
-        if len(self.server_state.connections) > self.max_connections:
+        self._counted = False
+        self._refused = False
+        if len(self.server_state.connections) > self.max_connections or not self._count():
             self.transport.abort()
             return
         self._deadline = self.loop.call_later(self.first_request_timeout, self._silent)
 
+    def _address(self) -> str:
+        return str(self.client[0]) if self.client else "unknown"
+
+    def _count(self) -> bool:
+        """Count this connection as unfinished; ``False`` if its address holds too many."""
+        if self._counted:
+            return True
+        address = self._address()
+        held = self.unfinished.get(address, 0)
+        if held >= self.unfinished_per_ip:
+            return False
+        self.unfinished[address] = held + 1
+        self._counted = True
+        return True
+
+    def _finished(self) -> None:
+        if not self._counted:
+            return
+        self._counted = False
+        address = self._address()
+        held = self.unfinished.get(address, 0) - 1
+        if held > 0:
+            self.unfinished[address] = held
+        else:
+            self.unfinished.pop(address, None)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if not self._count():  # a kept-alive connection begins one too many
+            self._refused = True
+            self.transport.abort()
+
     def on_headers_complete(self) -> None:
         self._forget_deadline()
-        super().on_headers_complete()
+        if not self._refused:
+            super().on_headers_complete()
+
+    def on_body(self, body: bytes) -> None:
+        if not self._refused:
+            super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        self._finished()
+        if not self._refused:
+            super().on_message_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._finished()  # the handshake has arrived; the application caps WebSockets
+        super().handle_websocket_upgrade()
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to what it cannot parse, as the server's JSON error."""
+        body = json.dumps({"error": "invalid", "message": "the request is not valid HTTP"})
+        content = [b"HTTP/1.1 400 Bad Request\r\n"]
+        for name, value in self.server_state.default_headers:
+            content.extend([name, b": ", value, b"\r\n"])
+        content.extend(
+            [
+                b"content-type: application/json\r\n",
+                b"content-length: " + str(len(body)).encode("ascii") + b"\r\n",
+                b"connection: close\r\n",
+                b"\r\n",
+                body.encode("ascii"),
+            ]
+        )
+        self.transport.write(b"".join(content))
+        self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._forget_deadline()
+        self._finished()
         super().connection_lost(exc)
 
     def _forget_deadline(self) -> None:
@@ -138,7 +245,12 @@ def server_config(app: Any, settings: Settings, **options: Any) -> uvicorn.Confi
     http = type(
         "FirstRequestDeadline",
         (FirstRequestDeadline,),
-        {"first_request_timeout": settings.hello_timeout, "max_connections": budget},
+        {
+            "first_request_timeout": settings.hello_timeout,
+            "max_connections": budget,
+            "unfinished_per_ip": settings.unfinished_per_ip,
+            "unfinished": {},
+        },
     )
     config = uvicorn.Config(
         app,

@@ -7,21 +7,20 @@ parsing (:mod:`.messages`); any refusal is an ``error`` message that changes not
 from __future__ import annotations
 
 import asyncio
-from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from odin_cards.server.core.errors import DomainError
-from odin_cards.server.core.people.accounts import Accounts
+from odin_cards.server.core.people.accounts import AccountError, Accounts
 from odin_cards.server.core.ports import StoreUnavailable
 from odin_cards.server.core.protocol import client
 from odin_cards.server.core.protocol.client import Act, Chat, Hello, Mute, Visibility
 from odin_cards.server.core.protocol.server import PONG, error
 from odin_cards.server.core.tables.hall import Hall
 from odin_cards.server.core.tables.sessions import Session
-from odin_cards.server.core.tables.table import LiveTable
+from odin_cards.server.core.tables.table import LiveTable, clean_name
 from odin_cards.server.settings import Settings
-from odin_cards.server.transport.auth import COOKIE
+from odin_cards.server.transport.auth import COOKIE, same_origin
 from odin_cards.server.transport.connection import Connection
 from odin_cards.server.transport.errors import error_response
 from odin_cards.server.transport.quotas import Quotas, client_address
@@ -35,10 +34,8 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     origin = websocket.headers.get("origin")
     if origin is None:
         return True  # not a browser: the token is what protects a seat
-    if origin in settings.allowed_origins:
-        return True
     host = websocket.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower() and host != ""
+    return same_origin(origin, websocket.url.scheme, host, settings.allowed_origins)
 
 
 async def endpoint(websocket: WebSocket, table_id: str) -> None:
@@ -144,6 +141,22 @@ async def _serve(
             connection.send(error(refusal))
 
 
+async def _check_chat_name(connection: Connection, session: Session, name: str) -> None:
+    """A spectator's chat name may not be, or look like, an account's other than the
+    spectator's own, nor a bot's (``Accounts.check_guest_name``); checked once per name
+    a connection uses."""
+    shown = clean_name(name)
+    if connection.chat_name == shown:
+        return
+    accounts: Accounts | None = getattr(connection.websocket.app.state, "accounts", None)
+    if accounts is not None:
+        try:
+            await accounts.check_guest_name(shown, session.account)
+        except AccountError as refusal:
+            raise DomainError(refusal.code, refusal.message) from None
+    connection.chat_name = shown
+
+
 async def _handle(
     connection: Connection,
     session: Session,
@@ -175,6 +188,8 @@ async def _handle(
         if isinstance(message, Mute):
             hall.chat.mute(session, message.author, message.muted)
             return
+        if session.seat is None and message.name:
+            await _check_chat_name(connection, session, message.name)
         address = client_address(connection.websocket.scope)
         await hall.chat.say(table, session, message.text, message.reaction, message.name, address)
     else:

@@ -32,6 +32,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from odin_cards.games import plugins
 from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.people.look_alikes import look_alike_key, words
 from odin_cards.server.core.ports import AccountStore, Clock, NameTaken, StoreUnavailable
 from odin_cards.server.core.ports.people import (
     Account,
@@ -93,6 +94,9 @@ RESERVED = frozenset(
 )
 """Names nobody may take (besides every bot level's key and name)."""
 
+BOT_WORDS = frozenset({"bot", "bots"})
+"""Words no person's name may have (looked at through :func:`.look_alikes.words`)."""
+
 NEUTRAL_NAME = "Former player"
 """The name a deleted account's seats show from then on."""
 
@@ -120,19 +124,21 @@ class AccountError(Exception):
         self.retry_after = retry_after
 
 
+def bot_names() -> frozenset[str]:
+    """Every game's bot levels' keys and names (as they were written)."""
+    return frozenset(
+        word
+        for plugin in plugins().values()
+        for level in plugin.bot_levels
+        for word in (level.key, level.name)
+    )
+
+
 def reserved_names() -> frozenset[str]:
     """Name keys nobody may sign up with: :data:`RESERVED`, every game's key and name and
     its bot levels' keys and names."""
-    levels = {
-        name_key(word)
-        for plugin in plugins().values()
-        for word in (
-            plugin.key,
-            plugin.name,
-            *(word for level in plugin.bot_levels for word in (level.key, level.name)),
-        )
-    }
-    return RESERVED | levels
+    games = {word for plugin in plugins().values() for word in (plugin.key, plugin.name)}
+    return RESERVED | {name_key(word) for word in games | bot_names()}
 
 
 def name_key(name: str) -> str:
@@ -210,6 +216,14 @@ class Accounts:
         self.settings = settings
         self.hasher = hasher or PasswordHasher()
         self.reserved = reserved_names()
+        self.reserved_look_alikes = frozenset(
+            look_alike_key(word) for word in (*self.reserved, NEUTRAL_NAME)
+        )
+        """What no account's name may look like."""
+        self.bot_look_alikes = frozenset(
+            look_alike_key(word) for word in (*bot_names(), NEUTRAL_NAME)
+        )
+        """What no guest's name may look like (a guest may be "Guest", not "Expert")."""
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
         self._dummy: str | None = None
 
@@ -325,6 +339,7 @@ class Accounts:
         self, name: str, password: str, address: str, old_cookie: str | None = None
     ) -> NewSession:
         key = check_name(name, self.reserved)
+        look_alike = self._check_look_alike(name, self.reserved_look_alikes, "name_taken", 409)
         check_password(password, name)
         _, lock = self._lockout()
         now = self.clock.now()
@@ -332,12 +347,19 @@ class Accounts:
         await self._check_locked([signups])
         if await self.store.by_key(key) is not None:
             raise AccountError("name_taken", f"the name {name} is taken; choose another", 409)
+        twin = await self.store.by_look_alike(look_alike)
+        if twin is not None:
+            raise AccountError(
+                "name_taken",
+                f"the name {name} looks like the account {twin.account.name}; choose another",
+                409,
+            )
         # Each sign-up counts: after ``signups_per_hour`` in an hour the address waits.
         await self.store.count_failure(
             signups, now, timedelta(hours=1), self.settings.signups_per_hour, lock
         )
         account = Account(secrets.token_hex(16), name, now)
-        record = AccountRecord(account, key, await self._hash(password))
+        record = AccountRecord(account, key, await self._hash(password), look_alike)
         try:
             await self.store.create(record)
         except NameTaken:
@@ -425,17 +447,42 @@ class Accounts:
         assert updated is not None
         return updated.account
 
-    async def check_guest_name(self, name: str) -> None:
-        """A guest may not sit under an account's name (compared as account names are:
-        NFKC, casefolded), so that nobody passes for an account at a table: ``409
-        account_name`` telling them to log in as that account or pick another name."""
+    def _check_look_alike(self, name: str, reserved: frozenset[str], code: str, status: int) -> str:
+        """The name's look-alike key (:mod:`.look_alikes`), or ``code`` when it looks like
+        one of ``reserved`` (a bot level, "Former player", "admin", ...) or has the word
+        "bot" (a seat a bot plays shows "Expert bot", "bot for Ann")."""
+        key = look_alike_key(name)
+        if key in reserved:
+            raise AccountError(code, f"{name} looks like a reserved name; choose another", status)
+        if any(word in BOT_WORDS for word in words(key)):
+            raise AccountError(
+                code, "a person's name cannot have the word 'bot'; choose another", status
+            )
+        return key
+
+    async def check_guest_name(self, name: str, own: str | None = None) -> None:
+        """A guest (a seat, Play now, a spectator's chat line) may not go by an account's
+        name (compared as account names are: NFKC, casefolded), nor by one that looks like
+        an account's or a reserved one (:mod:`.look_alikes`), so that nobody passes for an
+        account or a bot at a table: ``409 account_name`` telling them to log in as that
+        account or pick another name; ``422 bad_name`` for a reserved look-alike. ``own``:
+        the id of the signed-in account asking, which may go by its own name."""
+        look_alike = self._check_look_alike(name, self.bot_look_alikes, "bad_name", 422)
         found = await self.store.by_key(name_key(name))
-        if found is not None:
+        if found is not None and found.account.id != own:
             holder = found.account
             raise AccountError(
                 "account_name",
                 f"{holder.name} is an account's name: log in as {holder.name} to sit "
                 "under it, or choose another name",
+                409,
+            )
+        twin = await self.store.by_look_alike(look_alike)
+        if twin is not None and twin.account.id != own:
+            raise AccountError(
+                "account_name",
+                f"{name} looks like the account {twin.account.name}: log in as "
+                f"{twin.account.name} to sit under it, or choose another name",
                 409,
             )
 

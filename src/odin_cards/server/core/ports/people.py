@@ -39,6 +39,8 @@ class AccountRecord:
     account: Account
     name_key: str
     password_hash: str
+    look_alike: str = ""
+    """The name's look-alike key (``core/people/look_alikes.py``; migration 0013)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,6 +234,9 @@ class AccountStore(Protocol):
     async def by_key(self, key: str) -> AccountRecord | None:
         """The live or banned account with this name key (deleted ones have none)."""
 
+    async def by_look_alike(self, key: str) -> AccountRecord | None:
+        """A live or banned account whose name looks like ``key`` (its look-alike key)."""
+
     async def by_id(self, account_id: str) -> AccountRecord | None:
         """The account with this id, deleted or not."""
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from odin_cards.server.core.errors import DomainError
+from odin_cards.server.core.protocol.text import control_character
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +94,8 @@ def _text(high: int, low: int = 0) -> Check:
             return "a string"
         if not low <= len(value) <= high:
             return f"a string of {low} to {high} characters"
+        if control_character(value) is not None:
+            return "a string without control characters (such as NUL)"
         return None
 
     return check

@@ -162,10 +162,28 @@ function clearError(box, inputs) {
   for (const input of inputs) input.removeAttribute("aria-invalid");
 }
 
+/**
+ * Where to go after logging in: ``next`` when it is a page of this site, else the home page
+ * (no ``next``: the account page). ``next`` is parsed as the browser would follow it and its
+ * origin compared: a pattern misses what browsers read as another host (a backslash or a tab
+ * after the first "/"). The answer is the parsed absolute URL, never the text given:
+ * ``/.//host`` is a path of this site whose normalized form ``//host`` would name a host.
+ */
+export function safeNext(next, origin = location.origin) {
+  if (next === null || next === undefined || next === "") return "/account";
+  if (typeof next !== "string" || !next.startsWith("/")) return "/";
+  let url;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return "/";
+  }
+  if (url.origin !== origin) return "/";
+  return url.href;
+}
+
 function nextPage() {
-  const next = new URLSearchParams(location.search).get("next");
-  // Only a path of this site (never another origin).
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/account";
+  return safeNext(new URLSearchParams(location.search).get("next"));
 }
 
 function credentialsForm(kind) {

@@ -36,8 +36,6 @@ async function call(method, path, body) {
 export const api = {
   // A game's bot levels (the server's default game, Odin's, without one).
   levels: (game = null) => call("GET", game ? `/api/levels?game=${encodeURIComponent(game)}` : "/api/levels"),
-  // `settings`: the other fields of NewTable (game, chat, ...), each optional.
-  createTable: (players, bots, options, settings = {}) => call("POST", "/api/tables", { players, bots, options, ...settings }),
   // The open tables of a game (the server's default game without one).
   openTables: (game = null) => call("GET", game ? `/api/tables?status=open&game=${encodeURIComponent(game)}` : "/api/tables?status=open"),
   myTables: (tokens) => call("POST", "/api/tables/mine", { tokens }),

@@ -3,6 +3,7 @@
 // same choice (lobby-games.js).
 
 import { closesText, rememberCreator, visibilityField } from "./access.js";
+import { accountFetch } from "./account.js";
 import { absoluteUrl, allSeats, api, copyText, rememberSeat } from "./api.js";
 import { gamePage, loadBoard, loadWords, pageContext } from "./boards.js";
 import { initI18n, t } from "./i18n.js";
@@ -264,9 +265,11 @@ async function create() {
   button.disabled = true;
   const clock = clockChoice(form);
   try {
-    const answer = await api.createTable(form.players, bots, options, {
+    // accountFetch: a rated table is a write of the account, sent with its CSRF token.
+    const answer = await accountFetch("/api/tables", { method: "POST", body: {
+      players: form.players, bots, options,
       game: game.key, ...(clock ? { clock } : {}), chat: { spectators: form.chatSpectators }, hints: form.hints,
-      visibility: form.visibility, ...(form.signedIn && form.rated && game.rated ? { rated: true } : {}) });
+      visibility: form.visibility, ...(form.signedIn && form.rated && game.rated ? { rated: true } : {}) } });
     created = answer.table;
     rememberCreator(created.id, answer.creator);
     renderCreated();
