@@ -31,6 +31,7 @@ from websockets.server import ServerProtocol
 from odin_cards.server.settings import Settings
 from odin_cards.server.transport.connection import ABORT
 from odin_cards.server.transport.logs import guard_logs
+from odin_cards.server.transport.quotas import address_key
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +151,8 @@ class FirstRequestDeadline(HttpToolsProtocol):
         self._deadline = self.loop.call_later(self.first_request_timeout, self._silent)
 
     def _address(self) -> str:
-        return str(self.client[0]) if self.client else "unknown"
+        """The peer's quota key (an IPv6 /64 counts as one address, as every quota does)."""
+        return address_key(str(self.client[0])) if self.client else "unknown"
 
     def _count(self) -> bool:
         """Count this connection as unfinished; ``False`` if its address holds too many."""
