@@ -46,11 +46,12 @@ def fns() -> Fns:
 
     def redeal(states: odin_jax.State, hands: Any, which: Any) -> odin_jax.State:
         dealt = jax.vmap(odin_jax.redeal)(states, hands)
-        return jax.tree.map(
+        chosen: odin_jax.State = jax.tree.map(
             lambda a, b: jnp.where(which.reshape((-1,) + (1,) * (a.ndim - 1)), a, b),
             dealt,
             states,
         )
+        return chosen
 
     return {
         "look": jax.jit(look),
@@ -60,7 +61,8 @@ def fns() -> Fns:
 
 
 def _stack(states: Sequence[odin_jax.State]) -> odin_jax.State:
-    return jax.tree.map(lambda *rows: jax.numpy.stack(rows), *states)
+    stacked: odin_jax.State = jax.tree.map(lambda *rows: jax.numpy.stack(rows), *states)
+    return stacked
 
 
 def _engine_rewards(game: Game, events: list[Any], hand: bool) -> np.ndarray:
@@ -155,15 +157,15 @@ def _variant_games(seeds: range) -> list[Game]:
 
 
 def test_same_games_as_the_engine(fns: Fns) -> None:
-    games = _variant_games(range(4))
+    games = _variant_games(range(3))
     assert {g.players for g in games} == {2, 3, 4, 5, 6}
     assert play_lockstep(games, random.Random(1), fns) > 1000
 
 
 @pytest.mark.slow
 def test_same_games_as_the_engine_long(fns: Fns) -> None:
-    games = _variant_games(range(100, 140))
-    assert play_lockstep(games, random.Random(2), fns) > 10_000
+    games = _variant_games(range(100, 112))
+    assert play_lockstep(games, random.Random(2), fns) > 3000
 
 
 def _number_deal(goat: bool) -> list[list[str]]:
@@ -184,7 +186,7 @@ def test_six_card_number_sets(fns: Fns) -> None:
         Game.new(6, Options(goat=goat, one_hand=True, first_leader=0), seed=seed, deals=[deal])
         for goat in (False, True)
         for deal in [_number_deal(goat)]
-        for seed in range(24)
+        for seed in range(12)
     ]
     assert play_lockstep(games, random.Random(7), fns) > 0
 
@@ -208,3 +210,16 @@ def test_the_jax_random_play_deals_whole_decks_and_ends_games() -> None:
     states, applied = run(jax.random.PRNGKey(6), states)
     assert int(applied) == 64 * 400
     assert not bool(jnp.any(states.illegal))
+
+
+def test_observed_fractions_are_numpys_to_the_last_bit() -> None:
+    """Scores over the target, hand sizes over 9, 1 over the target: every fraction an
+    observation holds (targets 1 to 1000, scores up to target + 13) is the nearest
+    float32, as the NumPy encoder divides (XLA's own division may be one ulp away)."""
+    from odin_cards.odin.jax.env import exact_ratio
+
+    targets = np.arange(1, 1001, dtype=np.int32)
+    scores = np.arange(0, 1014, dtype=np.int32)
+    got = np.asarray(jax.jit(jax.vmap(exact_ratio, in_axes=(None, 0)))(scores, targets))
+    expected = (scores[None, :] / targets[:, None]).astype(np.float32)
+    assert np.array_equal(got, expected)

@@ -127,7 +127,7 @@ def _empty(pair: Array) -> Array:
     return jnp.all(pair == 0, axis=-1)
 
 
-def _ratio(num: Array, den: Array) -> Array:
+def exact_ratio(num: Array, den: Array | int) -> Array:
     """``num / den`` as the nearest ``float32``, exactly as NumPy divides: whole numbers
     ``0 <= num < 2**15``, ``1 <= den <= 1024``.
 
@@ -155,6 +155,12 @@ def _ratio(num: Array, den: Array) -> Array:
     return jnp.where(num == 0, jnp.float32(0.0), value)
 
 
+def _where(condition: Array, yes: State, no: State) -> State:
+    """``yes`` where ``condition`` holds, else ``no``, field by field (a scalar condition)."""
+    chosen: State = jax.tree.map(lambda a, b: jnp.where(condition, a, b), yes, no)
+    return chosen
+
+
 def _action_words(action: Array) -> Array:
     """The cards of an action id (-1: none)."""
     words = jnp.asarray(tb.ACTION_WORDS)[jnp.maximum(action, 0)]
@@ -167,7 +173,7 @@ def _action_words(action: Array) -> Array:
 def _raw_key(key: Array) -> Array:
     """A key as its ``uint32`` data (a typed ``jax.random.key`` too): the state's key is
     selected with ``jnp.where`` like every other field."""
-    if jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key):
+    if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
         return jax.random.key_data(key)
     return key
 
@@ -341,9 +347,7 @@ def _legal(state: State, ids: Array) -> Array:
     table = jnp.maximum(state.table, 0)
     table_size = jnp.asarray(tb.ACTION_SIZE)[table]
     fits = (size == table_size) | (size == table_size + 1)
-    follow = (ids == tb.PASS) | (
-        play & fits & (value > jnp.asarray(tb.ACTION_RANK)[table])
-    )
+    follow = (ids == tb.PASS) | (play & fits & (value > jnp.asarray(tb.ACTION_RANK)[table]))
     beaten = _action_words(state.beaten)
     take = (ids >= 1) & (ids < tb.FIRST_PLAY) & _empty(cards & ~beaten)
     phase = state.phase
@@ -367,12 +371,10 @@ def _end_hand(state: State, ender: Array, key: Array) -> State:
     scores = state.scores + points
     seated = jnp.arange(SEATS) < state.players
     over = state.one_hand | (jnp.max(jnp.where(seated, scores, 0)) >= state.target)
-    scored = state._replace(
-        scores=scores, hand_points=points, hand_number=state.hand_number + 1
+    scored = state._replace(scores=scores, hand_points=points, hand_number=state.hand_number + 1)
+    leader = jnp.where(state.winner_leads, ender, (state.hand_leader + 1) % state.players).astype(
+        jnp.int32
     )
-    leader = jnp.where(
-        state.winner_leads, ender, (state.hand_leader + 1) % state.players
-    ).astype(jnp.int32)
     dealt = _start_hand(scored, leader, key)
     ended = scored._replace(
         phase=jnp.int32(OVER),
@@ -381,7 +383,7 @@ def _end_hand(state: State, ender: Array, key: Array) -> State:
         beaten=jnp.int32(-1),
         terminated=jnp.bool_(True),
     )
-    return jax.tree.map(lambda a, b: jnp.where(over, a, b), ended, dealt)
+    return _where(over, ended, dealt)
 
 
 def _apply(state: State, action: Array, key: Array) -> State:
@@ -427,17 +429,15 @@ def _apply(state: State, action: Array, key: Array) -> State:
             jnp.where(leading, state.beaten, state.table),
             jnp.where(is_take, i32(-1), state.beaten),
         ),
-        passes=jnp.where(
-            is_play | round_over, i32(0), jnp.where(is_pass, passes, state.passes)
-        ),
+        passes=jnp.where(is_play | round_over, i32(0), jnp.where(is_pass, passes, state.passes)),
     )
     ended = is_play & _empty(held)
     finished = _end_hand(moved, seat, key)
-    moved = jax.tree.map(lambda a, b: jnp.where(ended, a, b), finished, moved)
+    moved = _where(ended, finished, moved)
     seated = jnp.arange(SEATS) < players
-    best = jnp.min(jnp.where(seated, moved.scores, jnp.iinfo(jnp.int32).max))
+    best = jnp.min(jnp.where(seated, moved.scores, np.iinfo(np.int32).max))
     winners = (seated & (moved.scores == best)).astype(jnp.int32)
-    shares = _ratio(winners, jnp.maximum(jnp.sum(winners), 1))
+    shares = exact_ratio(winners, jnp.maximum(jnp.sum(winners), 1))
     game_rewards = jnp.where(moved.terminated, shares, 0.0)
     hand_rewards = jnp.where(ended, -moved.hand_points.astype(jnp.float32), 0.0)
     return moved._replace(
@@ -459,10 +459,10 @@ def step(state: State, action: Array | int) -> State:
     key, deal = jax.random.split(state.key)
     moved = _apply(state._replace(key=key), jnp.where(legal, action, tb.PASS), deal)
     refused = state._replace(
-        rewards=jnp.zeros_like(state.rewards), hand_ended=jnp.bool_(False), illegal=True
+        rewards=jnp.zeros_like(state.rewards), hand_ended=jnp.bool_(False), illegal=jnp.bool_(True)
     )
     moved = moved._replace(illegal=jnp.bool_(False))
-    return jax.tree.map(lambda a, b: jnp.where(legal, a, b), moved, refused)
+    return _where(legal, moved, refused)
 
 
 # -------------------------------------------------------------------- observation
@@ -500,8 +500,8 @@ def observe(state: State, seat: Array | int) -> Array:
     out = put(out, "table", _unpack(_action_words(state.table)))
     out = put(out, "beaten", _unpack(_action_words(state.beaten)))
     out = put(out, "deck", _unpack(state.deck))
-    out = put(out, "hand_sizes", jnp.where(seated, _ratio(counts, HAND_SIZE), 0.0))
-    scores = _ratio(state.scores[of_slot], state.target)
+    out = put(out, "hand_sizes", jnp.where(seated, exact_ratio(counts, HAND_SIZE), 0.0))
+    scores = exact_ratio(state.scores[of_slot], state.target)
     out = put(out, "scores", jnp.where(seated, scores, 0.0))
     out = put(out, "seats", seated)
     out = put(out, "to_move", playing & (slots == mover))
@@ -509,7 +509,7 @@ def observe(state: State, seat: Array | int) -> Array:
     out = put(out, "hand_leader", slots == (state.hand_leader - seat) % players)
     out = put(out, "passed", playing & seated & (back >= 1) & (back <= state.passes))
     out = put(out, "decision", jnp.arange(4) == phase)
-    out = put(out, "target", _ratio(jnp.ones(1, jnp.int32), state.target))
+    out = put(out, "target", exact_ratio(jnp.ones(1, jnp.int32), state.target))
     return put(out, "one_hand", state.one_hand[None])
 
 
@@ -534,9 +534,7 @@ def random_play(
         choose, fresh = jax.random.split(key)
         played = step(state, random_action(choose, legal_action_mask(state)))
         restarted = init(fresh, players, options)
-        state = jax.tree.map(
-            lambda a, b: jnp.where(played.terminated, a, b), restarted, played
-        )
+        state = _where(played.terminated, restarted, played)
         return state, ~played.illegal
 
     def sweep(states: State, key: Array) -> tuple[State, Array]:
@@ -555,6 +553,7 @@ __all__ = [
     "SEATS",
     "TAKE",
     "State",
+    "exact_ratio",
     "from_game",
     "init",
     "legal_action_mask",

@@ -71,8 +71,8 @@ COLOUR_WORDS: Final[U32] = masks_to_words([511 << (9 * colour) for colour in ran
 assert ACTION_WORDS.shape == (NUM_ACTIONS, 2)
 
 __all__ = [
-    "ACTION_SIZE",
     "ACTION_RANK",
+    "ACTION_SIZE",
     "ACTION_WORDS",
     "COLOUR_WORDS",
     "FIRST_PLAY",
