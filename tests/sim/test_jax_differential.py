@@ -86,6 +86,18 @@ def _differ(seen: np.ndarray, expected: np.ndarray) -> dict[str, tuple[Any, Any]
     }
 
 
+def _assert_illegal_ids_change_nothing(states: odin_jax.State, fns: Fns) -> None:
+    """Each game given its lowest illegal id: refused, flagged, nothing else changed."""
+    masks, _ = fns["look"](states)
+    wrong = np.argmin(np.asarray(masks), axis=1).astype(np.int32)
+    refused = fns["step"](states, wrong)
+    assert np.asarray(refused.illegal).all()
+    assert not np.asarray(refused.rewards).any() and not np.asarray(refused.hand_ended).any()
+    for name in odin_jax.State._fields:
+        if name not in ("illegal", "rewards", "hand_ended"):
+            assert np.array_equal(getattr(refused, name), getattr(states, name)), name
+
+
 def play_lockstep(games: list[Game], rng: random.Random, fns: Fns) -> int:
     """Play the engine ``games`` and their JAX copies to the end; return the actions played."""
     count = len(games)
@@ -97,6 +109,7 @@ def play_lockstep(games: list[Game], rng: random.Random, fns: Fns) -> int:
             for i, g in enumerate(games)
         ]
     )
+    _assert_illegal_ids_change_nothing(states, fns)
     played = 0
     while True:
         masks, observations = (np.asarray(a) for a in fns["look"](states))

@@ -450,8 +450,9 @@ def step(state: State, action: Array | int) -> State:
     """The state after the seat to move plays ``action`` (an engine action id).
 
     ``rewards``, ``hand_ended`` and ``terminated`` say what the step did. An illegal
-    action (or any action once the game is over) changes nothing but ``illegal``, which
-    it sets, and ``rewards``, which it zeroes: check the mask, or ``illegal`` afterwards.
+    action (or any action once the game is over) changes nothing but the step's own
+    flags: ``illegal`` set, ``rewards`` zero, ``hand_ended`` false. Check the mask first,
+    or ``illegal`` afterwards.
     """
     action = jnp.asarray(action, jnp.int32)
     legal = (action >= 0) & (action < NUM_ACTIONS)
