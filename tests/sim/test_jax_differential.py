@@ -219,6 +219,13 @@ def test_the_jax_random_play_deals_whole_decks_and_ends_games() -> None:
         assert [m.bit_count() for m in masks] == [9, 9, 0, 0, 0, 0]
         assert masks[0] & masks[1] == 0 and (masks[0] | masks[1]) & ~whole == 0
         assert (masks[0] | masks[1]) >> 54 & 1 and whole.bit_count() == 37
+    mask = jax.vmap(odin_jax.legal_action_mask)(states)[0]
+    draws = jax.random.split(jax.random.PRNGKey(8), 9000)
+    picks = np.asarray(jax.jit(jax.vmap(odin_jax.random_action, in_axes=(0, None)))(draws, mask))
+    legal = np.flatnonzero(np.asarray(mask))
+    assert np.isin(picks, legal).all()
+    counts = np.bincount(np.searchsorted(legal, picks), minlength=len(legal))
+    assert len(legal) == 9 and counts.min() > 850 and counts.max() < 1150  # 1,000 expected
     run = jax.jit(lambda k, s: odin_jax.random_play(k, s, 400, 2, options))
     states, applied = run(jax.random.PRNGKey(6), states)
     assert int(applied) == 64 * 400
