@@ -478,8 +478,10 @@ def _start(name: str) -> int:
 
 
 def observe(state: State, seat: Array | int) -> Array:
-    """``float32[FLAT_SIZE]``: what ``seat`` sees, in the other environments' flat layout
-    (:mod:`odin_cards.odin.env.observation`): its own hand, never another seat's."""
+    """``float32[FLAT_SIZE]``: what ``seat`` (0 to ``players - 1``; not checked under
+    ``jit``) sees, in the other environments' flat layout
+    (:mod:`odin_cards.odin.env.observation`): its own hand, never another seat's. A
+    finished game's ``to_move`` is -1: observe it from a seat of your choosing."""
     seat = jnp.asarray(seat, jnp.int32)
     players = state.players
     slots = jnp.arange(SEATS, dtype=jnp.int32)
