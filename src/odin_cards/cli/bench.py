@@ -14,13 +14,12 @@ from odin_cards.cli import options as opt
 from odin_cards.cli.app import OdinCommand
 from odin_cards.cli.paths import STDOUT, check_output, write_text
 
-RESEARCH_HINT = 'pip install "odin-cards[research]"'
-
 RESEARCH_COLUMNS = (
     ("env_steps_per_second", "AEC env"),
     ("vector_steps_per_second", "vector env"),
     ("sim_actions_per_second", "simulator"),
     ("sim_step_actions_per_second", "sim step()"),
+    ("jax_actions_per_second", "JAX"),
 )
 """The research figures shown, in order (what a game's ``measure`` may return)."""
 
@@ -112,7 +111,8 @@ def bench_command(
                 " then loads them from its cache)"
             )
         extra = Table(
-            title="actions per second, random play, one core: engine, environments, simulator",
+            title="actions per second, random play: engine, environments, simulator (one core),"
+            " JAX (its device)",
             caption=figures.caption,
         )
         for column in ("players", "engine", *(name for _, name in RESEARCH_COLUMNS), "sim/engine"):
@@ -131,8 +131,14 @@ def bench_command(
             )
         if json_file != STDOUT:
             console.print(extra)
+        compiled = [r for r in research_results if r.get("jax_compile_seconds") is not None]
+        if compiled:
+            times = ", ".join(
+                f"{r['jax_compile_seconds']:.1f} s ({r['players']} players)" for r in compiled
+            )
+            console.print(f"JAX on {compiled[0]['jax_backend']}: first call (compilation) {times}")
         for note in missing:
-            console.print(f"not measured: {note} ({RESEARCH_HINT})", markup=False)
+            console.print(f"not measured: {note}", markup=False)
         data["research"] = research_results
         data["research_missing"] = missing
     if json_file is not None:

@@ -1,10 +1,11 @@
-"""Odin's research figures for ``odin bench``: its learning environments and its batch
-simulator, steps per second with random play on one core (reached through the plugin's
-``environments["bench"]``).
+"""Odin's research figures for ``odin bench``: its learning environments, its batch
+simulator and its JAX environment, steps per second with random play (reached through the
+plugin's ``environments["bench"]``).
 
-They need the ``research`` extra and say which parts are missing (:func:`research_missing`).
-The simulator's kernels run on one thread (numba without ``parallel``), so its figure is
-one core's too.
+They need the ``research`` extra (and the ``jax`` extra for JAX) and say which parts are
+missing (:func:`research_missing`). The simulator's kernels run on one thread (numba
+without ``parallel``), so its figure is one core's too; JAX runs on the device it chose
+(the CPU here, with XLA's own threads; an accelerator where it sees one).
 """
 
 from __future__ import annotations
@@ -12,11 +13,15 @@ from __future__ import annotations
 import importlib.util
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 SIM_GAMES = 256
 """Games in the simulator's and the vectorized environment's batch."""
+JAX_GAMES = 1024
+"""Games in the JAX environment's batch (``jit(vmap)``)."""
+RESEARCH_HINT = '(pip install "odin-cards[research]")'
+JAX_HINT = '(pip install "odin-cards[jax]")'
 
 
 @dataclass(frozen=True)
@@ -35,18 +40,28 @@ class ResearchResult:
     """The simulator's compiled random play: legal actions, the choice and the step."""
     sim_step_actions_per_second: float | None
     """The simulator from Python: ``sample_legal()`` then the checked ``step()``."""
+    jax_actions_per_second: float | None = None
+    """The JAX environment: legal mask, a uniform choice and ``step`` for every game of a
+    ``jit(vmap)`` batch of :data:`JAX_GAMES`, a new game where one ended."""
+    jax_compile_seconds: float | None = None
+    """Its first call (tracing and XLA compilation), not in the figure above."""
+    jax_backend: str | None = None
+    """Where JAX ran: ``cpu``, ``gpu`` or ``tpu``."""
 
 
 def research_missing() -> list[str]:
-    """What the research figures cannot measure here, one line each."""
+    """What the research figures cannot measure here, one line each, with what installs it."""
     from odin_cards.odin.sim import HAVE_NUMBA
 
     notes = []
     if importlib.util.find_spec("pettingzoo") is None:
-        notes.append("the PettingZoo environment needs pettingzoo")
-
+        notes.append(f"the PettingZoo environment needs pettingzoo {RESEARCH_HINT}")
     if not HAVE_NUMBA:
-        notes.append("the batch simulator and the vectorized environment need numba")
+        notes.append(
+            f"the batch simulator and the vectorized environment need numba {RESEARCH_HINT}"
+        )
+    if importlib.util.find_spec("jax") is None:
+        notes.append(f"the JAX environment needs jax {JAX_HINT}")
     return notes
 
 
@@ -100,17 +115,24 @@ def _env_rate(players: int, seconds: float, seed: int) -> float:
     return _rate(seconds, episode)
 
 
-def _vector_rate(players: int, seconds: float, seed: int) -> float:
+def _vector_steps(players: int, seed: int) -> Callable[[], object]:
+    """One step of the vectorized environment with random legal actions (the one place
+    that names its API)."""
     from odin_cards.odin.env.vector import OdinVectorEnv
 
     env = OdinVectorEnv(SIM_GAMES, players, compiled=True)
     env.reset(seed=seed)
+    return lambda: env.step(env.batch.sample_legal())
 
-    def step() -> int:
-        env.step(env.batch.sample_legal())
+
+def _vector_rate(players: int, seconds: float, seed: int) -> float:
+    step = _vector_steps(players, seed)
+
+    def steps() -> int:
+        step()
         return SIM_GAMES
 
-    return _rate(seconds, step)
+    return _rate(seconds, steps)
 
 
 def _sim_rates(players: int, seconds: float, seed: int) -> tuple[float, float]:
@@ -139,7 +161,18 @@ def run_research(players: int, seconds: float = 2.0, seed: int = 1) -> ResearchR
     if not any("numba" in note for note in missing):
         sim_rate, step_rate = _sim_rates(players, seconds, seed)
         vector_rate = _vector_rate(players, seconds, seed)
-    return ResearchResult(players, env_rate, vector_rate, sim_rate, step_rate)
+    result = ResearchResult(players, env_rate, vector_rate, sim_rate, step_rate)
+    if not any("jax" in note for note in missing):
+        from odin_cards.odin.jax.bench import measure
+
+        jax = measure(players, JAX_GAMES, seconds, seed)
+        result = replace(
+            result,
+            jax_actions_per_second=jax.actions_per_second,
+            jax_compile_seconds=jax.compile_seconds,
+            jax_backend=jax.backend,
+        )
+    return result
 
 
 class Research:
@@ -149,7 +182,8 @@ class Research:
     caption = (
         "engine: validated, as above; AEC env: PettingZoo odin_v0 steps; vector env:"
         f" OdinVectorEnv steps, {SIM_GAMES} games; simulator: compiled random play,"
-        f" {SIM_GAMES} games; sim step(): sample_legal() + step() from Python"
+        f" {SIM_GAMES} games; sim step(): sample_legal() + step() from Python; JAX:"
+        f" jit(vmap) random play, {JAX_GAMES:,} games, compilation apart"
     )
 
     @staticmethod
