@@ -116,13 +116,14 @@ def _env_rate(players: int, seconds: float, seed: int) -> float:
 
 
 def _vector_steps(players: int, seed: int) -> Callable[[], object]:
-    """One step of the vectorized environment with random legal actions (the one place
+    """One step of the vectorized environment in self-play with random legal actions:
+    flat observations and ``info["legal_ids"]``, no dense mask, no opponents (the one place
     that names its API)."""
     from odin_cards.odin.env.vector import OdinVectorEnv
 
-    env = OdinVectorEnv(SIM_GAMES, players, compiled=True)
+    env = OdinVectorEnv(SIM_GAMES, players, opponents="self")
     env.reset(seed=seed)
-    return lambda: env.step(env.batch.sample_legal())
+    return lambda: env.step(env.sample_legal())
 
 
 def _vector_rate(players: int, seconds: float, seed: int) -> float:
