@@ -17,12 +17,11 @@ $(RUNTIME): pyproject.toml
 	$(BIN)/python -m pip install -e '.[server]'
 	touch $(RUNTIME)
 
-# Plus every other extra but jax (the research environment, PyTorch (CPU)...) and the test,
-# lint and packaging tools (the dev extra): what `make test` needs. jax is left out: it
-# costs more than a minute to install (tests/installs's jax test skips without it).
+# Plus every other extra (the research environment, PyTorch (CPU), JAX (CPU)...) and the
+# test, lint and packaging tools (the dev extra): what `make test` needs.
 $(STAMP): $(RUNTIME)
-	@echo "Adding the test tools (pytest, Playwright, mypy, ruff, build) and every extra but jax to $(VENV)..."
-	$(BIN)/python -m pip install -e '.[dev,server,bots,arena,join,plot,research,train]'
+	@echo "Adding the test tools (pytest, Playwright, mypy, ruff, build) and every extra to $(VENV)..."
+	$(BIN)/python -m pip install -e '.[dev,server,bots,arena,join,plot,research,train,jax]'
 	touch $(STAMP)
 
 ## Everything for development: every extra and the test tools.

@@ -22,7 +22,7 @@ import pytest
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-SERVICE_MARKS = ("postgres", "browser", "redis", "nginx", "multiprocess", "research")
+SERVICE_MARKS = ("postgres", "browser", "redis", "nginx", "multiprocess", "research", "jax")
 
 
 @pytest.hookimpl(wrapper=True)

@@ -376,7 +376,8 @@ print(int(jnp.arange(4).sum()))
 """
 
 
+@pytest.mark.jax
 def test_jax_extra_imports(tmp_path: Path, wheel: Path) -> None:
-    pytest.importorskip("jax", reason="the jax extra is not in make test's set (a minute)")
+    pytest.importorskip("jax", reason="the jax extra is not installed here")
     python = linked_venv(tmp_path, wheel, "jax")
     assert run(python, "-c", JAX, timeout=300).strip() == "6"
