@@ -11,18 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from .site import Site, Visitor, new_table
+from .site import PASSWORD, Site, new_table, signed_up
 
-PASSWORD = "correct horse battery"
-
-
-async def signed_up(visitor: Visitor, http: httpx.AsyncClient) -> tuple[str, str]:
-    """A new account, logged in on ``http``: its name and CSRF token."""
-    name = f"u{secrets.token_hex(5)}"
-    answer = await http.post("/api/account/signup", json={"name": name, "password": PASSWORD})
-    assert answer.status_code == 201, answer.text
-    csrf: str = answer.json()["csrf"]
-    return name, csrf
 
 
 def cookie_of(answer: httpx.Response) -> dict[str, Any]:
