@@ -7,6 +7,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
+import socket
+import time
 from collections.abc import AsyncIterator
 
 import httpx
@@ -23,6 +26,16 @@ MAX_MESSAGE = 4096
 MAX_FRAME = 64 * 1024
 SPECTATOR_LINES = 500
 """Lines a table's spectators may write in all (``Settings.chat_spectator_lines``)."""
+UNFINISHED_PER_PEER = 64
+"""HTTP connections one peer may hold before their request has arrived (the default of
+``--unfinished-per-ip``: every hostile visitor's peer is 127.0.0.1, a smaller cap there
+would refuse the others' connections whenever a test holds a few)."""
+GET = b"GET /healthz HTTP/1.1\r\nHost: odin\r\n\r\n"
+HALF_HEADERS = b"GET /healthz HTTP/1.1\r\nHost: od"
+HALF_BODY = (
+    b"POST /api/tables HTTP/1.1\r\nHost: odin\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 100\r\n\r\n{"
+)
 
 
 async def test_one_address_holds_only_its_share_of_websockets(site: Site) -> None:
@@ -187,3 +200,63 @@ async def test_one_address_holds_only_its_share_of_waiting_tables(site: Site) ->
         assert (await http.post("/api/tables", json={"players": 3})).status_code == 201
     async with other.http() as http:
         assert (await http.post("/api/tables", json={"players": 3})).status_code == 201
+
+
+def raw(site: Site, source: str = "127.0.0.1") -> socket.socket:
+    """A TCP connection to the site's HTTP process from a loopback ``source``: the peer's
+    own address, which ``X-Forwarded-For`` cannot change before a request has arrived."""
+    sock = socket.create_connection(("127.0.0.1", site.nodes[0].port), 5, (source, 0))
+    return sock
+
+
+def answer_of(sock: socket.socket, request: bytes) -> bytes | None:
+    """Send ``request``; the answer's bytes, or ``None`` when the server closed the
+    connection without one (a server doing neither makes ``recv`` time out: a failure)."""
+    data = b""
+    try:
+        sock.sendall(request)
+        while chunk := sock.recv(65536):
+            data += chunk
+            head, found, body = data.partition(b"\r\n\r\n")
+            length = re.search(rb"content-length: *(\d+)", head, re.IGNORECASE)
+            if found and length is not None and len(body) >= int(length.group(1)):
+                break
+    except ConnectionError:
+        pass
+    return data or None
+
+
+def asked(site: Site, source: str = "127.0.0.1", request: bytes = GET) -> bytes | None:
+    try:
+        with raw(site, source) as sock:
+            return answer_of(sock, request)
+    except ConnectionError:
+        return None
+
+
+def test_half_sent_requests_are_capped_per_peer(site: Site) -> None:
+    held = []
+    try:
+        for n in range(UNFINISHED_PER_PEER):
+            held.append(sock := raw(site))
+            sock.sendall(HALF_HEADERS if n % 2 else HALF_BODY)
+        assert asked(site) is None  # one more from that peer: closed unanswered
+        other = asked(site, "127.0.0.2")  # another peer is served
+        assert other is not None and other.startswith(b"HTTP/1.1 200"), other
+    finally:
+        for sock in held:
+            sock.close()
+    deadline = time.monotonic() + 10  # the server forgets a connection when it reads its close
+    while (again := asked(site)) is None:
+        assert time.monotonic() < deadline, "the places were never given back"
+    assert again.startswith(b"HTTP/1.1 200")
+
+
+def test_a_malformed_content_length_gets_a_json_400(site: Site) -> None:
+    for length in (b"abc", b"1, 2"):
+        request = b"POST /api/tables HTTP/1.1\r\nHost: odin\r\nContent-Length: " + length
+        answer = asked(site, request=request + b"\r\n\r\n{}")
+        assert answer is not None
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400") and b"application/json" in head.lower(), answer
+        assert json.loads(body)["error"] == "invalid"
