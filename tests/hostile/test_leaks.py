@@ -15,7 +15,7 @@ import httpx
 
 from server.harness import Client
 
-from .site import Site, Visitor, new_table, sit, signed_up
+from .site import Site, Visitor, new_table, signed_up, sit
 
 CARD = re.compile(r"\b(?:[BRPGKO][1-9]|X0)\b")
 """An Odin card's text (colour and value, or the goat)."""

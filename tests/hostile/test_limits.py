@@ -112,14 +112,16 @@ async def test_a_message_or_frame_past_the_limit_costs_only_its_sender(site: Sit
     assert (await watcher.next_of("welcome"))["seat"] is None  # the bystander never noticed
 
 
-async def said(socket: Client, text: str) -> str | None:
+async def said(connection: Client, text: str) -> str | None:
     """Send a chat line; ``None`` once it is heard back, else the error's code."""
-    await socket.send({"type": "chat", "text": text})
-    heard = await socket.until(
-        lambda m: m["type"] == "error"
-        or (m["type"] == "chat" and any(line["text"] == text for line in m["lines"]))
+    await connection.send({"type": "chat", "text": text})
+    heard = await connection.until(
+        lambda m: (
+            m["type"] == "error"
+            or (m["type"] == "chat" and any(line["text"] == text for line in m["lines"]))
+        )
     )
-    return heard["code"] if heard["type"] == "error" else None  # type: ignore[no-any-return]
+    return heard["code"] if heard["type"] == "error" else None
 
 
 async def test_a_spectators_address_shares_one_chat_allowance(site: Site) -> None:
@@ -135,8 +137,8 @@ async def test_a_spectators_address_shares_one_chat_allowance(site: Site) -> Non
     assert await said(there, "one more") == "rate_limited"
     elsewhere = await other.socket(second["id"])
     assert await said(elsewhere, "another address") is None
-    for socket in (here, there, elsewhere):
-        await socket.close()
+    for connection in (here, there, elsewhere):
+        await connection.close()
 
 
 @pytest.mark.slow  # 500 lines from 100 spectators' connections
