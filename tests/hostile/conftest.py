@@ -21,11 +21,17 @@ import pytest
 from cluster.harness import POSTGRES, POSTGRES_ADMIN, Node
 from odin_cards.server.settings import sqlite_url
 
-from .site import SOCKETS_PER_ADDRESS, Site
+from .site import BOT_WORK_BURST, SOCKETS_PER_ADDRESS, WAITING_TABLES_PER_ADDRESS, Site
 
-OPTIONS = ("--connections-per-ip", str(SOCKETS_PER_ADDRESS), "--bot-delay", "0.05")
+OPTIONS = (
+    *("--connections-per-ip", str(SOCKETS_PER_ADDRESS), "--bot-delay", "0.05"),
+    *("--waiting-tables-per-ip", str(WAITING_TABLES_PER_ADDRESS)),
+    *("--bot-work-burst", str(BOT_WORK_BURST), "--playnow-bot-wait", "0"),
+)
 """``odin serve`` options of the site, after the cluster harness's own (which lift the
-rate and table quotas: scripted clients are faster than people)."""
+rate and table quotas: scripted clients are faster than people). The per-address shares
+set here are small enough for a test to reach, and each visitor is a new address: a test
+needing more waiting tables or bot seats takes more visitors."""
 
 START_SECONDS = 60.0
 

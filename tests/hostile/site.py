@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,16 @@ from server.harness import TIMEOUT, Client
 
 SOCKETS_PER_ADDRESS = 6
 """The per-address WebSocket cap the site runs with (``--connections-per-ip``)."""
+
+WAITING_TABLES_PER_ADDRESS = 3
+"""Tables one address may have waiting for players (``--waiting-tables-per-ip``)."""
+
+BOT_WORK_BURST = 8
+"""Units of bot work one address (and one account) may start at once
+(``--bot-work-burst``): four bot seats, a bot seat costing 2."""
+
+PASSWORD = "correct horse battery"
+"""Every account's password (hashing it is the slow part of signing up)."""
 
 _addresses: Iterator[int] = itertools.count(1)
 
@@ -117,3 +128,12 @@ async def sit(visitor: Visitor, table_id: str, seat: int, name: str) -> str:
     assert answer.status_code == 200, answer.text
     token: str = answer.json()["token"]
     return token
+
+
+async def signed_up(visitor: Visitor, http: httpx.AsyncClient) -> tuple[str, str]:
+    """A new account, logged in on ``http`` (one of ``visitor``'s): its name and CSRF token."""
+    name = f"u{secrets.token_hex(5)}"
+    answer = await http.post("/api/account/signup", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    csrf: str = answer.json()["csrf"]
+    return name, csrf

@@ -10,19 +10,9 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import InvalidStatus
 
-from .site import Site, Visitor, new_table
-
-PASSWORD = "correct horse battery"
-
-
-async def signed_up(visitor: Visitor, http: httpx.AsyncClient) -> tuple[str, str]:
-    """A new account, logged in on ``http``: its name and CSRF token."""
-    name = f"u{secrets.token_hex(5)}"
-    answer = await http.post("/api/account/signup", json={"name": name, "password": PASSWORD})
-    assert answer.status_code == 201, answer.text
-    csrf: str = answer.json()["csrf"]
-    return name, csrf
+from .site import PASSWORD, Site, new_table, signed_up, sit
 
 
 def cookie_of(answer: httpx.Response) -> dict[str, Any]:
@@ -34,6 +24,11 @@ def cookie_of(answer: httpx.Response) -> dict[str, Any]:
         key, _, setting = attribute.partition("=")
         flags[key.lower()] = setting or True
     return flags
+
+
+async def lobby(http: httpx.AsyncClient) -> set[str]:
+    """The ids of the tables the lobby lists."""
+    return {table["id"] for table in (await http.get("/api/tables")).json()["tables"]}
 
 
 async def test_a_write_needs_the_csrf_token_and_this_sites_origin(site: Site) -> None:
@@ -152,3 +147,99 @@ async def test_only_the_account_holding_a_seat_claims_it(site: Site) -> None:
     await socket.send({"type": "hello", "token": old, "version": None})
     said = await socket.until(lambda m: m["type"] in ("welcome", "error"))
     assert said["type"] == "error" and said["code"] == "unauthorized"
+
+
+async def test_the_whole_origin_is_compared_scheme_and_port(site: Site) -> None:
+    visitor = site.visitor()
+    host = site.base.removeprefix("http://")
+    other_port = f"http://{host.rsplit(':', 1)[0]}:1"
+    async with visitor.http() as http:
+        _, csrf = await signed_up(visitor, http)
+        change = {"old": PASSWORD, "new": PASSWORD + "!"}
+        for origin in (f"https://{host}", other_port, f"{site.base}/evil"):
+            refused = await http.post(
+                "/api/account/password",
+                json=change,
+                headers={"X-CSRF-Token": csrf, "Origin": origin},
+            )
+            assert refused.status_code == 403 and refused.json()["error"] == "csrf", origin
+        done = await http.post(
+            "/api/account/password",
+            json=change,
+            headers={"X-CSRF-Token": csrf, "Origin": site.base},
+        )
+        assert done.status_code == 200, done.text
+    table = await new_table(visitor, 2)
+    with pytest.raises(InvalidStatus):  # nor may another scheme's page open a WebSocket
+        await visitor.socket(table["id"], Origin=f"https://{site.ws.removeprefix('ws://')}")
+
+
+async def test_a_rated_table_needs_the_csrf_token(site: Site) -> None:
+    visitor = site.visitor()
+    rated = {"players": 2, "bots": {"1": "random"}, "rated": True}
+    async with visitor.http() as http:
+        _, csrf = await signed_up(visitor, http)
+        before = await lobby(http)
+        for headers in ({}, {"X-CSRF-Token": "forged"}):
+            refused = await http.post("/api/tables", json=rated, headers=headers)
+            assert refused.status_code == 403 and refused.json()["error"] == "csrf", headers
+        assert await lobby(http) <= before  # no table was made
+        made = await http.post("/api/tables", json=rated, headers={"X-CSRF-Token": csrf})
+        assert made.status_code == 201, made.text
+        assert made.json()["table"]["id"] in await lobby(http)
+
+
+async def test_a_control_character_is_bad_text_and_nothing_is_stored(site: Site) -> None:
+    visitor = site.visitor()
+    name = f"u{secrets.token_hex(5)}"
+    async with visitor.http() as http:
+        before = await lobby(http)
+        for path, body in (
+            ("/api/account/login", {"name": f"{name}\x00", "password": PASSWORD}),
+            ("/api/account/signup", {"name": f"{name}\x00", "password": PASSWORD}),
+            ("/api/account/signup", {"name": f"{name}\x1b", "password": PASSWORD}),
+            ("/api/tables", {"players": 2, "game": "odin\x00"}),
+            ("/api/tables", {"players": 2, "bots": {"1": "random\x00"}}),
+        ):
+            refused = await http.post(path, json=body)
+            assert refused.status_code == 422, (path, body, refused.text)
+            assert refused.json()["error"] == "bad_text", (path, body, refused.json())
+        assert await lobby(http) <= before  # no table was made
+        assert (await http.get(f"/api/people/{name}")).status_code == 404
+        login = await http.post("/api/account/login", json={"name": name, "password": PASSWORD})
+        assert login.status_code == 401, login.text
+        table = await new_table(visitor, 2)
+        seat = await http.post(f"/api/tables/{table['id']}/seats/0", json={"name": "Ann\x00"})
+        assert seat.status_code == 422 and seat.json()["error"] == "bad_text", seat.text
+        view = (await http.get(f"/api/tables/{table['id']}")).json()["table"]
+        assert all(s["name"] is None for s in view["seats"])
+    token = await sit(visitor, table["id"], 0, "Ann")
+    player = await visitor.socket(table["id"], token)
+    await player.send({"type": "chat", "text": "hi\x00"})
+    assert (await player.next_of("error"))["code"] == "malformed"
+    await player.send({"type": "chat", "text": "still here"})
+    heard = await player.until(lambda m: m["type"] == "chat")
+    assert [line["text"] for line in heard["lines"]] == ["still here"]  # the first never was
+    await player.close()
+
+
+async def test_nobody_passes_for_an_account_or_a_bot(site: Site) -> None:
+    owner, guest = site.visitor(), site.visitor()
+    async with owner.http() as http:
+        name = f"ma{secrets.token_hex(5)}"
+        signed = await http.post("/api/account/signup", json={"name": name, "password": PASSWORD})
+        assert signed.status_code == 201, signed.text
+    look_alike = "m\u0430" + name[2:]  # a Cyrillic a
+    table = await new_table(guest, 3)
+    async with guest.http() as http:
+        for shown, code in ((look_alike, "account_name"), ("Expert bot", "bad_name")):
+            refused = await http.post(f"/api/tables/{table['id']}/seats/0", json={"name": shown})
+            assert refused.status_code in (409, 422), refused.text
+            assert refused.json()["error"] == code, (shown, refused.json())
+        # An account's name is a-z: "rn" is what passes there for "m".
+        again = await http.post(
+            "/api/account/signup", json={"name": "rn" + name[1:], "password": PASSWORD}
+        )
+        assert again.status_code == 409 and again.json()["error"] == "name_taken", again.text
+        view = (await http.get(f"/api/tables/{table['id']}")).json()["table"]
+        assert all(s["name"] is None for s in view["seats"])

@@ -68,6 +68,19 @@ async def test_only_the_creator_token_cancels_a_table_or_locks_its_seats(site: S
         assert taken.status_code == 409, taken.text
 
 
+async def test_a_seat_is_written_with_digits_alone(site: Site) -> None:
+    ann, eve = site.visitor(), site.visitor()
+    table = await new_table(ann, 3)
+    async with eve.http() as http:
+        for seat in ("1.0", "+1", "01"):  # once, "1.0" took seat 1
+            answer = await http.post(
+                f"/api/tables/{table['id']}/seats/{seat}", json={"name": "Eve"}
+            )
+            assert answer.status_code == 422 and answer.json()["error"] == "invalid", answer.text
+        view = (await http.get(f"/api/tables/{table['id']}")).json()["table"]
+        assert all(seat["name"] is None for seat in view["seats"])
+
+
 @pytest.mark.parametrize(
     "path", ["/admin", "/api/admin", "/api/admin/accounts", "/api/admin/ban", "/api/reports/all"]
 )

@@ -1,7 +1,9 @@
 """Hidden information: no answer of a running game, over HTTP or WebSocket, to a seat, a
 spectator or a visitor who only looks, shows a card that party has not seen or the seed
-that deals them; in both games. (Whole games, version by version, are checked in process
-by tests/server/test_privacy.py; this is the outside view of a real server.)"""
+that deals them; in both games; and no listing names a private table to an outsider.
+(Whole games, version by version, are checked in process by tests/server/test_privacy.py
+and every listing by tests/server/test_visibility.py; this is the outside view of a real
+server.)"""
 
 from __future__ import annotations
 
@@ -9,9 +11,11 @@ import json
 import re
 from typing import Any
 
+import httpx
+
 from server.harness import Client
 
-from .site import Site, Visitor, new_table, sit
+from .site import Site, Visitor, new_table, signed_up, sit
 
 CARD = re.compile(r"\b(?:[BRPGKO][1-9]|X0)\b")
 """An Odin card's text (colour and value, or the goat)."""
@@ -102,6 +106,53 @@ async def test_a_name_of_odin_table_shows_each_party_only_its_own_hand(site: Sit
     for visitor, sockets, seat in parties:
         for answer in answers_of(visitor, *sockets):
             assert secrets_in(answer, seat) == [], answer
+
+
+async def listings(http: httpx.AsyncClient, person: str, signed_in: bool) -> str:
+    """Every listing an outsider may read that could name a table of ``person``, as text."""
+    paths = [f"/api/people/{person}", "/api/leaderboard", "/api/tables"]
+    if signed_in:
+        paths += ["/api/friends", "/api/account/tables"]
+    texts = []
+    for path in paths:
+        answer = await http.get(path)
+        assert answer.status_code == 200, (path, answer.text)
+        texts.append(answer.text)
+    return "\n".join(texts)
+
+
+async def test_no_listing_names_a_private_table_to_an_outsider(site: Site) -> None:
+    bob, eve, passer = site.visitor(), site.visitor(), site.visitor()
+    async with bob.http() as mine, eve.http() as theirs, passer.http() as anonymous:
+        name, csrf = await signed_up(bob, mine)
+        _, eve_csrf = await signed_up(eve, theirs)
+        asked = await theirs.post(
+            "/api/friends", json={"name": name}, headers={"X-CSRF-Token": eve_csrf}
+        )
+        assert asked.status_code == 201, asked.text
+        made = {}
+        for kind, body in (
+            ("waiting", {"players": 3, "visibility": "private"}),
+            ("running", {"players": 2, "bots": {"1": "random"}, "visibility": "private"}),
+            ("public", {"players": 3}),
+        ):
+            answer = await mine.post("/api/tables", json=body, headers={"X-CSRF-Token": csrf})
+            assert answer.status_code == 201, answer.text
+            made[kind] = table_id = answer.json()["table"]["id"]
+            sat = await mine.post(
+                f"/api/tables/{table_id}/seats/0",
+                json={"name": name},
+                headers={"X-CSRF-Token": csrf},
+            )
+            assert sat.status_code == 200, sat.text
+        running = (await mine.get(f"/api/tables/{made['running']}")).json()["table"]
+        assert running["status"] == "playing"
+        for http, signed_in in ((anonymous, False), (theirs, True)):
+            seen = await listings(http, name, signed_in)
+            assert made["public"] in seen  # the listings read do name tables
+            assert made["waiting"] not in seen and made["running"] not in seen
+        own = (await mine.get("/api/account/tables")).text
+        assert made["waiting"] in own and made["running"] in own
 
 
 def test_the_check_finds_what_it_looks_for() -> None:

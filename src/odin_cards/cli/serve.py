@@ -132,6 +132,14 @@ def serve_command(
             help="Units of bot work that budget refills an hour.",
         ),
     ] = 360,
+    playnow_bot_wait: Annotated[
+        float,
+        typer.Option(
+            "--playnow-bot-wait",
+            min=0,
+            help="Seconds a person waits in Play now before bots may fill the table.",
+        ),
+    ] = 20.0,
     finished_in_memory: Annotated[
         int,
         typer.Option(
@@ -249,6 +257,7 @@ def serve_command(
         waiting_tables_per_address=waiting_tables_per_ip,
         bot_work_burst=bot_work_burst,
         bot_work_per_hour=bot_work_per_hour,
+        playnow_bot_wait=playnow_bot_wait,
         finished_in_memory=finished_in_memory,
         bot_target_latency=bot_latency,
         bot_memory=bot_memory * 1024 * 1024,
