@@ -41,7 +41,7 @@ def baselines_command(
 ) -> None:
     """Score every level and the self-play example on odin-eval-v1 (see docs/evaluation.md).
 
-    Without names, the cheap baselines (seconds to a minute each); the others take hours
+    Without names, the cheap baselines (minutes of one core); the others take hours
     and are run by hand: 'odin baselines network search expert --write docs/evaluation.md'.
     """
     from odin_cards.tools.arena import ArenaError, BotFailure, default_workers

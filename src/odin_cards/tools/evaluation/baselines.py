@@ -10,9 +10,9 @@ iterations a move (their own budget is seconds, which no two machines give alike
 every table is reproducible bit for bit; ``--json DIR`` writes each evaluation's result
 file (with every player's version, :mod:`.versions`).
 
-The cheap entries (``cheap=True``) take seconds to a minute; the test suite regenerates
-some of their rows and compares them with the document, so a change of a level that moves
-a documented figure fails there until the tables are regenerated.
+The cheap entries (``cheap=True``) take minutes of one core; the test suite plays some of
+their rows again and compares them with the document, so a change of a level that moves a
+documented figure fails there until the tables are regenerated.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class Baseline:
 
 SELFPLAY = "examples/selfplay_train.py:agent"
 BASELINES: tuple[Baseline, ...] = (
-    Baseline("random", "random", True, "seconds"),
+    Baseline("random", "random", True, "about half a minute of one core"),
     Baseline("heuristic", "heuristic", True, "about a minute and a half of one core"),
     Baseline("selfplay", SELFPLAY, True, "about five minutes of one core; needs PyTorch"),
     Baseline("network", "network", False, "hours of one core: over 4 s a game"),
@@ -81,12 +81,21 @@ def run_baseline(
     evaluation_set: EvaluationSet,
     workers: int,
     players: Sequence[int] | None = None,
+    opponents: Sequence[str] | None = None,
     on_game: Callable[[GameResult], None] | None = None,
 ) -> Evaluation:
-    """``entry`` evaluated as the document's table is (``players``: fewer table sizes, for
-    a test: each row does not depend on the others)."""
-    counts = PLAYERS if players is None else players
-    return evaluate(entry.agent, OPPONENTS, evaluation_set, counts, DEALS, SETUP, workers, on_game)
+    """``entry`` evaluated as the document's table is (``players``, ``opponents``: fewer
+    rows, for a test: each row does not depend on the others)."""
+    return evaluate(
+        entry.agent,
+        OPPONENTS if opponents is None else opponents,
+        evaluation_set,
+        PLAYERS if players is None else players,
+        DEALS,
+        SETUP,
+        workers,
+        on_game,
+    )
 
 
 def table_rows(evaluation: Evaluation) -> list[str]:
@@ -108,7 +117,7 @@ def table_text(entry: Baseline, evaluation: Evaluation, day: datetime.date) -> s
     caption = (
         f"`odin evaluate {entry.agent}` over {evaluation.deals} deals, target"
         f" {SETUP['target']}: odin-cards {__version__}, bots {digest[:12]}, {day.isoformat()},"
-        f" {evaluation.seconds:.0f} s of play"
+        f" {evaluation.seconds:.0f} s of play (wall clock)"
     )
     return "\n".join([caption, "", *HEADER, *table_rows(evaluation)]) + "\n"
 
