@@ -11,12 +11,26 @@ pytestmark = pytest.mark.research
 pyspiel = pytest.importorskip("pyspiel", reason="the [research] extra (OpenSpiel) is not installed")
 
 import numpy as np  # noqa: E402
-from open_spiel.python.algorithms import evaluate_bots, generate_playthrough, ismcts, mcts  # noqa: E402
+from open_spiel.python.algorithms import (  # noqa: E402
+    evaluate_bots,
+    generate_playthrough,
+    ismcts,
+    mcts,
+    outcome_sampling_mccfr,
+)
 from open_spiel.python.bots import uniform_random  # noqa: E402
 
-from odin_cards.odin.env.observation import encode  # noqa: E402
-from odin_cards.odin.env.openspiel import SHORT_NAME, OdinState, colour_pairs  # noqa: E402
-from odin_cards.odin.rules import NUM_ACTIONS  # noqa: E402
+from odin_cards.odin.env.observation import FLAT_SIZE, encode  # noqa: E402
+from odin_cards.odin.env.openspiel import (  # noqa: E402
+    ROW,
+    SHORT_NAME,
+    OdinState,
+    colour_pairs,
+    game_length_bound,
+    hands_bound,
+    plays_bound,
+)
+from odin_cards.odin.rules import NUM_ACTIONS, parse_action  # noqa: E402
 from odin_cards.odin.rules.cards import GOAT, HAND_SIZE  # noqa: E402
 from odin_cards.odin.rules.view import make_view  # noqa: E402
 
@@ -42,8 +56,9 @@ def test_playthrough_is_generated_and_reproducible() -> None:
     game = f"{SHORT_NAME}(players=2,one_hand=True,goat=True)"
     first = generate_playthrough.playthrough(game, None, seed=3)
     assert first == generate_playthrough.playthrough(game, None, seed=3)
+    recall = FLAT_SIZE + 6 * 55 + 55 + 9 * 55 + plays_bound(2, goat=True) * ROW + 6 * 55
     for line in (
-        "InformationStateTensorSize() = 983",
+        f"InformationStateTensorSize() = {recall}",
         "ObservationTensorSize() = 598",
         f"NumDistinctActions() = {NUM_ACTIONS}",
         "IsTerminal() = True",
@@ -203,3 +218,98 @@ def test_the_information_state_string_recalls_earlier_hands() -> None:
     assert words.count("1:dealt") == 9 * dealt
     assert sum(w.startswith("0:shows:") for w in words) == dealt
     assert sum(w.startswith("1:shows:") for w in words) == dealt
+
+
+def test_the_information_state_tensor_recalls_the_order_of_plays() -> None:
+    """Leading B1 then B2, or B2 then B1 (the other seat passing each time), leaves the same
+    cards, table and summary: only the order tells the two apart, as the string does."""
+    game = load(players=2, one_hand=True, first_leader=0)
+    tensors, strings = [], []
+    for first, second in (("B1", "B2"), ("B2", "B1")):
+        state = game.new_initial_state()
+        for card in range(18):  # seat 0: B1-B9, seat 1: R1-R9
+            state.apply_action(card)
+        for lead in (first, second):
+            state.apply_action(parse_action(f"play {lead}").id)
+            state.apply_action(parse_action("pass").id)
+        assert state.current_player() == 0
+        tensors.append(np.array(state.information_state_tensor(0)))
+        strings.append(state.information_state_string(0))
+    assert strings[0] != strings[1]
+    summary = FLAT_SIZE + 6 * 55 + 55  # what the tensor was before it recalled the order
+    assert (tensors[0][:summary] == tensors[1][:summary]).all()
+    assert (tensors[0] != tensors[1]).any()
+
+
+def states_of_random_play(params: dict[str, Any], games: int, seed: int) -> list[OdinState]:
+    game = load(**params)
+    rng = random.Random(seed)
+    states = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            states.append(state.clone())
+            play(state, rng, 1)
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"players": 2, "one_hand": True, "first_leader": 0},
+        {"players": 3, "one_hand": True, "goat": True},
+    ],
+)
+def test_information_state_strings_and_tensors_agree_on_equality(params: dict[str, Any]) -> None:
+    """In a one-hand game the tensor is perfect recall: two states have equal tensors for a
+    player exactly when they have equal strings. Random games, and states a player cannot
+    tell apart (the others' cards redrawn), each compared for every player."""
+    states = states_of_random_play(params, games=2, seed=7)
+    rng = random.Random(1)
+    for state in rng.sample(states, 40):
+        if not state.is_chance_node() or state.dealt:
+            states.append(state.resample_from_infostate(0, rng.random))
+    for player in range(params["players"]):
+        by_string: dict[str, bytes] = {}
+        by_tensor: dict[bytes, str] = {}
+        for state in states:
+            text = state.information_state_string(player)
+            tensor = np.array(state.information_state_tensor(player), dtype=np.float32).tobytes()
+            assert by_string.setdefault(text, tensor) == tensor
+            assert by_tensor.setdefault(tensor, text) == text
+        assert len(by_string) > len(states) // 2  # most states differ: the test compares
+
+
+def test_outcome_sampling_mccfr_runs_on_a_one_hand_game() -> None:
+    """Outcome-sampling MCCFR keys its regrets by information state, which must be perfect
+    recall with the same legal actions at every state of an information set."""
+    game = load(players=2, one_hand=True, first_leader=0)
+    np.random.seed(3)  # OpenSpiel's MCCFR samples with NumPy's global generator
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(10):
+        solver.iteration()
+    policy = solver.average_policy()
+    legal: dict[str, list[int]] = {}
+    for state in states_of_random_play({"players": 2, "one_hand": True, "first_leader": 0}, 2, 5):
+        if state.is_chance_node() or state.is_terminal():
+            continue
+        player = state.current_player()
+        key = state.information_state_string(player)
+        assert legal.setdefault(key, state.legal_actions()) == state.legal_actions()
+        probabilities = policy.action_probabilities(state, player)
+        assert set(probabilities) == set(state.legal_actions())
+        assert sum(probabilities.values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_max_game_length_bounds_random_play(players: int) -> None:
+    """``max_game_length`` is a bound derived from the rules (see ``plays_bound``,
+    ``hands_bound``): no random game comes near it, and it grows with the target."""
+    params = {"players": players, "target": 6, "goat": True}
+    game = load(**params)
+    for state in states_of_random_play(params, games=1, seed=players)[-1:]:
+        assert len(state.history()) <= game.max_game_length()
+        assert len(state.deals) <= hands_bound(players, 6, one_hand=False)
+    assert game.max_game_length() == game_length_bound(players, 6, False, True, 1)
+    assert load(players=players, target=12).max_game_length() > game.max_game_length()

@@ -263,4 +263,7 @@ def print_table(console: Console, evaluation: Evaluation) -> None:
 
 
 def register(app: typer.Typer) -> None:
+    from odin_cards.cli import baselines
+
     app.command("evaluate", cls=opt.GameCommand)(evaluate_command)
+    baselines.register(app)

@@ -30,11 +30,20 @@ Returns: each seat's share of the victory (1 split among the winners), given at 
 (6, or 4 with 2 players), ``removal`` and ``goat``, as in :class:`odin_cards.odin.rules.Options`.
 
 Observations: the observation tensor is the flat vector of :mod:`.observation` (598
-floats); the information-state tensor adds, per seat slot, the cards it played in this
-hand (6 x 55) and the cards dealt to the observer in this hand (55) — a fixed-size summary,
-while the information-state *string* is perfect recall (every public action, and the
-cards dealt to the observer, in order). The public observation leaves out the observer's
+floats). The information-state *string* is perfect recall: every public action, and the
+cards dealt to the observer, in order. The information-state *tensor* is perfect recall
+within a hand, so in a one-hand game (``one_hand``) it tells apart exactly the states the
+string tells apart: the observation, per seat slot the cards it played in this hand
+(6 x 55), the cards dealt to the observer (55) and the order they came in (9 x 55), every
+play of the hand in order (:func:`plays_bound` rows of: the player's slot, the cards
+played, the card taken), and the cards each slot showed at the last hand's end (6 x 55).
+The passes between two plays are implied by who played next. In a game of several hands
+the tensor recalls earlier hands only through the scores (what decides the rest of the
+game); the string recalls everything. The public observation leaves out the observer's
 cards; the private one is those cards alone.
+
+Lengths: :func:`plays_bound` and :func:`hands_bound` are true upper bounds (derived in
+their docstrings), and ``max_game_length`` is built from them.
 """
 
 from __future__ import annotations
@@ -85,10 +94,55 @@ _PARAMETERS: Final[dict[str, Any]] = {
     "removal": "red-or-black",
     "goat": False,
 }
-_MAX_ACTIONS_PER_HAND: Final = 3780
-"""A bound on the actions of one hand: at most 540 plays (a round's lead and at most 8
-single-over-single plays in each of at most 54 rounds, plus plays that each shed a card),
-as many takes, and 5 passes after each play."""
+ROW: Final = 6 + 2 * NUM_CARDS
+"""One play in the information-state tensor's history: the player's slot (one-hot), the
+cards played, the card taken afterwards (one-hot; none yet, or none for a lead)."""
+
+
+def plays_bound(players: int, goat: bool) -> int:
+    """A true upper bound on the plays of one hand.
+
+    Every lead sheds one card (a finishing lead all, and ends the hand); a follow of
+    ``k`` cards over ``m`` keeps one card back, so it sheds ``k - 1 >= 1`` unless it is a
+    single over a single. The cards in hand never grow, and the hand ends with at least
+    one card in each seat but one, so leads and shedding follows together are at most
+    ``9 * players - (players - 1) = 8 * players + 1``. A single over a single needs a
+    higher single, and a round's table is a single only until its first pair: at most 8
+    such follows a round (9 with the Goat, whose value 0 can be led), and a round has one
+    lead. Hence ``(8 * players + 1) * (1 + 8)`` plays (``* (1 + 9)`` with the Goat).
+    """
+    return (8 * players + 1) * (10 if goat else 9)
+
+
+def moves_bound(players: int, goat: bool) -> int:
+    """A true upper bound on the player actions of one hand: each play, at most one take
+    (a follow that keeps cards), and at most ``players - 1`` passes before the next play or
+    the round's end."""
+    return plays_bound(players, goat) * (players + 1)
+
+
+def hands_bound(players: int, target: int, one_hand: bool) -> int:
+    """A true upper bound on the hands of a game.
+
+    A hand ends when a seat empties its hand, so every other seat scores at least a point:
+    ``players - 1`` points a hand at least. While the game goes on every score is below the
+    target, at most ``players * (target - 1)`` points in all; so at most
+    ``players * (target - 1) // (players - 1)`` hands end without ending the game, and one
+    more ends it.
+    """
+    if one_hand:
+        return 1
+    return players * (target - 1) // (players - 1) + 1
+
+
+def game_length_bound(
+    players: int, target: int, one_hand: bool, goat: bool, chance_set_up: int
+) -> int:
+    """``max_game_length``: the set-up's chance nodes, then per hand its deal (one chance
+    node a card) and at most :func:`moves_bound` player actions."""
+    hands = hands_bound(players, target, one_hand)
+    return chance_set_up + hands * (HAND_SIZE * players + moves_bound(players, goat))
+
 
 _GAME_TYPE: Final = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -137,9 +191,9 @@ class OdinGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         if self.options.target > MAX_TARGET:
             raise ValueError(f"python_odin takes a target up to {MAX_TARGET}")
         self.players = players
-        # Each hand costs every seat but its ender at least a point, so the highest score
-        # grows by at least half a point a hand on average: 2 * target hands reach it.
-        hands = 1 if self.options.one_hand else 2 * self.options.target
+        self.plays = plays_bound(players, self.options.goat)
+        """Rows of the information-state tensor's history (:func:`plays_bound`)."""
+        chance_set_up = int(self.options.colours == 4) + int(first < 0)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=NUM_CARDS,
@@ -147,7 +201,13 @@ class OdinGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=2 + hands * (HAND_SIZE * players + _MAX_ACTIONS_PER_HAND),
+            max_game_length=game_length_bound(
+                players,
+                self.options.target,
+                self.options.one_hand,
+                self.options.goat,
+                chance_set_up,
+            ),
         )
         super().__init__(_GAME_TYPE, info, values)
         self.pairs = colour_pairs(self.options.removal) if self.options.colours == 4 else ()
@@ -180,7 +240,9 @@ class OdinGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         if params:
             raise ValueError(f"python_odin takes no observation parameters, not {params}")
         return OdinObserver(
-            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self.players
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            self.players,
+            self.plays,
         )
 
 
@@ -188,7 +250,17 @@ class Progress:
     """Everything of a state that changes: copied quickly (OpenSpiel clones a Python state
     by deep-copying its attributes; the engine's :meth:`Game.clone` is much faster)."""
 
-    __slots__ = ("removed", "leader", "dealt", "deals", "engine", "moves", "tokens")
+    __slots__ = (
+        "removed",
+        "leader",
+        "dealt",
+        "deals",
+        "engine",
+        "moves",
+        "tokens",
+        "plays",
+        "shown",
+    )
 
     def __init__(self, removed: tuple[int, ...] | None, leader: int | None) -> None:
         self.removed = removed
@@ -204,6 +276,10 @@ class Progress:
         """(hand, seat, action id) of every player action, for the information states."""
         self.tokens: list[tuple[int, str]] = []
         """The history as seen by each player: (-1, public text) or (seat, a card dealt to it)."""
+        self.plays: list[tuple[int, int, int]] = []
+        """(seat, cards played, card taken or -1) of every play of the current hand."""
+        self.shown: tuple[int, ...] = ()
+        """Every seat's cards left at the last hand's end (bitmasks), once one ended."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Progress:
         other = Progress(self.removed, self.leader)
@@ -212,6 +288,8 @@ class Progress:
         other.engine = None if self.engine is None else self.engine.clone()
         other.moves = self.moves[:]
         other.tokens = self.tokens[:]
+        other.plays = self.plays[:]
+        other.shown = self.shown
         return other
 
 
@@ -322,10 +400,18 @@ class OdinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         assert engine is not None
         seat = engine.to_move
         events = engine.apply(int(action))
+        move = action_from_id(int(action))
         self.moves.append((len(self.deals) - 1, seat, int(action)))
-        self.tokens.append((-1, f"{seat}:{action_from_id(int(action)).text}"))
+        self.tokens.append((-1, f"{seat}:{move.text}"))
+        plays = self.progress.plays
+        if move.is_play:
+            plays.append((seat, move.mask, -1))
+        elif move.is_take:
+            played, mask, _ = plays[-1]
+            plays[-1] = (played, mask, cards_of(move.mask)[0])
         for event in events:
             if isinstance(event, HandEnd):  # every seat's cards left are shown
+                self.progress.shown = event.hands
                 for shown, left in enumerate(event.hands):
                     cards = ",".join(CARD_TEXT[c] for c in cards_of(left)) or "-"
                     self.tokens.append((-1, f"{shown}:shows:{cards}"))
@@ -339,6 +425,8 @@ class OdinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             self.progress.leader = outcome
             self.tokens.append((-1, f"leader:{outcome}"))
             return
+        if not self.dealt:  # a new hand: its plays start afresh
+            self.progress.plays = []
         self.tokens.append((len(self.dealt) // HAND_SIZE, CARD_TEXT[outcome]))
         self.dealt.append(outcome)
         if len(self.dealt) == HAND_SIZE * self.players:
@@ -416,8 +504,25 @@ class OdinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
                 played[slot_of(seat, player, self.players), cards_of(move.mask)] = 1
         return played
 
+    def write_history(
+        self,
+        player: int,
+        rows: np.ndarray[Any, np.dtype[np.float32]],
+        shown: np.ndarray[Any, np.dtype[np.float32]],
+    ) -> None:
+        """The current hand's plays in order into ``rows`` (one :data:`ROW` each), and the
+        cards each slot showed at the last hand's end into ``shown`` (seen from ``player``)."""
+        for row, (seat, mask, taken) in zip(rows, self.progress.plays, strict=False):
+            row[slot_of(seat, player, self.players)] = 1
+            row[[SLOTS + c for c in cards_of(mask)]] = 1
+            if taken >= 0:
+                row[SLOTS + NUM_CARDS + taken] = 1
+        for seat, left in enumerate(self.progress.shown):
+            shown[slot_of(seat, player, self.players), cards_of(left)] = 1
+
     def dealt_to(self, player: int) -> list[int]:
-        """The cards dealt to ``player`` in the current hand (or the one being dealt)."""
+        """The cards dealt to ``player`` in the current hand (or the one being dealt), in
+        the order they were dealt."""
         if self.dealt or not self.deals:
             return self.hand_of(player)
         return self.deals[-1][player * HAND_SIZE : (player + 1) * HAND_SIZE]
@@ -529,7 +634,7 @@ class OdinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 class OdinObserver:
     """OpenSpiel's observer protocol (``tensor``, ``dict``, ``set_from``, ``string_from``)."""
 
-    def __init__(self, iig_obs_type: Any, players: int) -> None:
+    def __init__(self, iig_obs_type: Any, players: int, plays: int) -> None:
         self.players = players
         self.public = bool(iig_obs_type.public_info)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
@@ -541,6 +646,11 @@ class OdinObserver:
                 pieces.append(("played", (SLOTS, NUM_CARDS)))
         if self.private and (self.recall or not self.public):
             pieces.append(("dealt", (NUM_CARDS,)))
+        if self.private and self.recall:
+            pieces.append(("dealt_order", (HAND_SIZE, NUM_CARDS)))
+        if self.public and self.recall:
+            pieces.append(("history", (plays, ROW)))
+            pieces.append(("shown", (SLOTS, NUM_CARDS)))
         size = sum(int(np.prod(shape)) for _, shape in pieces)
         self.tensor = np.zeros(size, dtype=np.float32)
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
@@ -558,9 +668,13 @@ class OdinObserver:
                 self.dict[field.name][...] = flat[field.start : field.stop].reshape(field.shape)
             if self.recall:
                 self.dict["played"][...] = state.played(player)
+        dealt = state.dealt_to(player)
         if "dealt" in self.dict:
-            for card in state.dealt_to(player):
-                self.dict["dealt"][card] = 1
+            self.dict["dealt"][dealt] = 1
+        if "dealt_order" in self.dict:
+            self.dict["dealt_order"][range(len(dealt)), dealt] = 1
+        if "history" in self.dict:
+            state.write_history(player, self.dict["history"], self.dict["shown"])
 
     def string_from(self, state: OdinState, player: int) -> str:
         if self.recall and self.public:
@@ -603,4 +717,15 @@ def _hide_dealt(text: str, player: int) -> str:
 
 pyspiel.register_game(_GAME_TYPE, OdinGame)
 
-__all__ = ["SHORT_NAME", "OdinGame", "OdinObserver", "OdinState", "colour_pairs"]
+__all__ = [
+    "ROW",
+    "SHORT_NAME",
+    "OdinGame",
+    "OdinObserver",
+    "OdinState",
+    "colour_pairs",
+    "game_length_bound",
+    "hands_bound",
+    "moves_bound",
+    "plays_bound",
+]

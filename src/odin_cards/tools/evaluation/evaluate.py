@@ -34,6 +34,7 @@ from odin_cards.tools.arena import (
 )
 from odin_cards.tools.arena.report import bot_dict
 from odin_cards.tools.evaluation.deals import Deal, EvaluationSet, set_setup
+from odin_cards.tools.evaluation.versions import player_version
 
 RESULT_FORMAT = "odin-cards-evaluate/1"
 
@@ -146,10 +147,16 @@ def play_pairing(
 
 
 def evaluation_dict(evaluation: Evaluation, complete: bool = True) -> dict[str, Any]:
-    """The evaluation as plain JSON data (format :data:`RESULT_FORMAT`)."""
+    """The evaluation as plain JSON data (format :data:`RESULT_FORMAT`), naming the package's
+    version and each player's (:func:`.versions.player_version`)."""
+    players: dict[str, Any] = {}
+    for pairing in evaluation.pairings:
+        for entrant in pairing.entrants:
+            players.setdefault(entrant.label, player_version(entrant))
     return {
         "format": RESULT_FORMAT,
         "version": __version__,
+        "players": players,
         "agent": evaluation.agent,
         "opponents": list(evaluation.opponents),
         "evaluation_set": {"name": evaluation.set_name, "sha256": evaluation.set_sha256},
