@@ -5,6 +5,7 @@ same in a real core-only install."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 
 import pytest
@@ -127,3 +128,32 @@ def test_play_without_the_bots_extra_picks_the_heuristic(monkeypatch: pytest.Mon
     assert only_line(result.output) == (
         "odin play --bots search needs the bots extra: pip install 'odin-cards[bots]'"
     )
+
+
+@pytest.mark.parametrize(
+    ("module", "hidden", "extra"),
+    [
+        ("odin_cards.odin.env.odin_v0", "pettingzoo", "research"),
+        ("odin_cards.odin.env.single", "gymnasium", "research"),
+        ("odin_cards.odin.env.vector", "gymnasium", "research"),
+        ("odin_cards.odin.env.openspiel", "pyspiel", "research"),
+        ("odin_cards.odin.learning.train", "torch", "train"),
+    ],
+)
+def test_a_library_module_names_its_extra(module: str, hidden: str, extra: str) -> None:
+    """Imported from Python (not through the command), a module of an extra that is not
+    installed raises MissingExtra with the one line, the missing module as its cause."""
+    code = (
+        f"import sys; sys.modules[{hidden!r}] = None\n"
+        "try:\n"
+        f"    import {module}\n"
+        "except ImportError as error:\n"
+        "    print(type(error).__name__, '|', error, '|', type(error.__cause__).__name__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    kind, line, cause = done.stdout.rstrip().split(" | ")
+    assert kind == "MissingExtra", done.stdout
+    assert line.endswith(f"needs the {extra} extra: pip install 'odin-cards[{extra}]'")
+    assert cause == "ModuleNotFoundError"

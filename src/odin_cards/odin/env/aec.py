@@ -22,10 +22,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from odin_cards.extras import MissingExtra
+
+try:
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as missing:  # not installed: the one line that names the extra
+    raise MissingExtra("the PettingZoo environment", "research") from missing
 
 from odin_cards.odin.env.display import RENDER_MODES, check_render_mode, screen, show
 from odin_cards.odin.env.spaces import ObservationForm, action_space, masked_space

@@ -24,8 +24,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-import numpy as np
-import numpy.typing as npt
+from odin_cards.extras import MissingExtra
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as missing:  # not installed: the one line that names the extra
+    raise MissingExtra("the observation encoder", "research") from missing
 
 from odin_cards.odin.rules import View
 from odin_cards.odin.rules.cards import CARD_TEXT, COLOURS, GOAT, HAND_SIZE, NUM_CARDS

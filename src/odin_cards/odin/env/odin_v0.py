@@ -12,8 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel
-from pettingzoo.utils.env import ParallelEnv
+from odin_cards.extras import MissingExtra
+
+try:
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+    from pettingzoo.utils.env import ParallelEnv
+except ImportError as missing:  # not installed: the one line that names the extra
+    raise MissingExtra("the PettingZoo environment", "research") from missing
 
 from odin_cards.odin.env.aec import OdinAECEnv, env, raw_env
 

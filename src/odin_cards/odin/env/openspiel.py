@@ -53,8 +53,13 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
-import numpy as np
-import pyspiel
+from odin_cards.extras import MissingExtra
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as missing:  # not installed: the one line that names the extra
+    raise MissingExtra("the OpenSpiel game", "research") from missing
 
 from odin_cards.games import rules_of
 from odin_cards.odin.env.observation import (

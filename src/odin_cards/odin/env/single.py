@@ -21,9 +21,14 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
+from odin_cards.extras import MissingExtra
+
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as missing:  # not installed: the one line that names the extra
+    raise MissingExtra("the Gymnasium environment", "research") from missing
 
 from odin_cards.odin.bots import LEVELS, Bot, Budget, make_bot
 from odin_cards.odin.env.display import RENDER_MODES, check_render_mode, screen, show

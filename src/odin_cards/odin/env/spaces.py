@@ -7,8 +7,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-import numpy as np
-from gymnasium import spaces
+from odin_cards.extras import MissingExtra
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as missing:  # not installed: the one line that names the extra
+    raise MissingExtra("the environments' spaces", "research") from missing
 
 from odin_cards.odin.env.observation import FIELDS, FLAT_SIZE, flat_high
 from odin_cards.odin.rules import NUM_ACTIONS

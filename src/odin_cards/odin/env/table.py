@@ -12,8 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-import numpy as np
-import numpy.typing as npt
+from odin_cards.extras import MissingExtra
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as missing:  # not installed: the one line that names the extra
+    raise MissingExtra("the environments", "research") from missing
 
 from odin_cards.contract import SetupError
 from odin_cards.games import rules_of

@@ -50,11 +50,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
+from odin_cards.extras import MissingExtra
+
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
+except ImportError as missing:  # not installed: the one line that names the extra
+    raise MissingExtra("the vector environment", "research") from missing
 
 from odin_cards.odin.bots.policy import STYLE, style_vector
 from odin_cards.odin.env.observation import FIELD, FLAT_SIZE, MAX_TARGET

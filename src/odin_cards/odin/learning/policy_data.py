@@ -22,8 +22,13 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
+from odin_cards.extras import MissingExtra
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as missing:  # not installed: the one line that names the extra
+    raise MissingExtra("the policy's training data", "train") from missing
 
 from odin_cards.odin.bots.heuristic import view_choice
 from odin_cards.odin.bots.knowledge import Knowledge

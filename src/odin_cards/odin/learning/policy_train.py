@@ -12,10 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-import numpy.typing as npt
-import torch
-from torch import nn
+from odin_cards.extras import MissingExtra
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+    import torch
+    from torch import nn
+except ImportError as missing:  # not installed: the one line that names the extra
+    raise MissingExtra("the policy's training", "train") from missing
 
 from odin_cards.odin.bots.learned import (
     MOVE,

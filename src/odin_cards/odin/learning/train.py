@@ -12,10 +12,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-import numpy.typing as npt
-import torch
-from torch import nn
+from odin_cards.extras import MissingExtra
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+    import torch
+    from torch import nn
+except ImportError as missing:  # not installed: the one line that names the extra
+    raise MissingExtra("the network's training", "train") from missing
 
 from odin_cards.odin.bots.network import FEATURES, OUTPUTS, SEATED, ValueNet, colour_permutation
 from odin_cards.odin.learning.data import Shard
