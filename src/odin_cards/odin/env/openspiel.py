@@ -243,6 +243,7 @@ class OdinGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
             self.players,
             self.plays,
+            hands_bound(self.players, self.options.target, self.options.one_hand),
         )
 
 
@@ -260,6 +261,7 @@ class Progress:
         "tokens",
         "plays",
         "shown",
+        "past",
     )
 
     def __init__(self, removed: tuple[int, ...] | None, leader: int | None) -> None:
@@ -280,6 +282,9 @@ class Progress:
         """(seat, cards played, card taken or -1) of every play of the current hand."""
         self.shown: tuple[int, ...] = ()
         """Every seat's cards left at the last hand's end (bitmasks), once one ended."""
+        self.past: list[tuple[tuple[tuple[int, int, int], ...], tuple[int, ...]]] = []
+        """Each ended hand's plays (as :attr:`plays`) and the cards every seat showed at its
+        end, in order."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Progress:
         other = Progress(self.removed, self.leader)
@@ -290,6 +295,7 @@ class Progress:
         other.tokens = self.tokens[:]
         other.plays = self.plays[:]
         other.shown = self.shown
+        other.past = self.past[:]  # each ended hand's record is never changed
         return other
 
 
@@ -412,6 +418,7 @@ class OdinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         for event in events:
             if isinstance(event, HandEnd):  # every seat's cards left are shown
                 self.progress.shown = event.hands
+                self.progress.past.append((tuple(plays), event.hands))
                 for shown, left in enumerate(event.hands):
                     cards = ",".join(CARD_TEXT[c] for c in cards_of(left)) or "-"
                     self.tokens.append((-1, f"{shown}:shows:{cards}"))
@@ -512,13 +519,52 @@ class OdinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     ) -> None:
         """The current hand's plays in order into ``rows`` (one :data:`ROW` each), and the
         cards each slot showed at the last hand's end into ``shown`` (seen from ``player``)."""
-        for row, (seat, mask, taken) in zip(rows, self.progress.plays, strict=False):
+        self._write_plays(player, self.progress.plays, rows)
+        self._write_shown(player, self.progress.shown, shown)
+
+    def ended_before(self) -> int:
+        """How many hands came before the current one (the hand being dealt, or else the
+        last dealt, which may have just ended): the hands :meth:`write_past` writes."""
+        return len(self.deals) if self.dealt else max(len(self.deals) - 1, 0)
+
+    def write_past(
+        self,
+        player: int,
+        dealt: np.ndarray[Any, np.dtype[np.float32]] | None,
+        rows: np.ndarray[Any, np.dtype[np.float32]] | None,
+        shown: np.ndarray[Any, np.dtype[np.float32]] | None,
+    ) -> None:
+        """Every hand before the current one, hand ``h`` at index ``h`` (each piece left
+        out where ``None``): the cards dealt to ``player`` in order into ``dealt``, the
+        hand's plays in order into ``rows``, the cards each slot showed at its end into
+        ``shown``."""
+        for hand in range(self.ended_before()):
+            plays, left = self.progress.past[hand]
+            if dealt is not None:
+                order = self.deals[hand][player * HAND_SIZE : (player + 1) * HAND_SIZE]
+                dealt[hand, range(HAND_SIZE), order] = 1
+            if rows is not None:
+                self._write_plays(player, plays, rows[hand])
+            if shown is not None:
+                self._write_shown(player, left, shown[hand])
+
+    def _write_plays(
+        self,
+        player: int,
+        plays: Sequence[tuple[int, int, int]],
+        rows: np.ndarray[Any, np.dtype[np.float32]],
+    ) -> None:
+        for row, (seat, mask, taken) in zip(rows, plays, strict=False):
             row[slot_of(seat, player, self.players)] = 1
             row[[SLOTS + c for c in cards_of(mask)]] = 1
             if taken >= 0:
                 row[SLOTS + NUM_CARDS + taken] = 1
-        for seat, left in enumerate(self.progress.shown):
-            shown[slot_of(seat, player, self.players), cards_of(left)] = 1
+
+    def _write_shown(
+        self, player: int, left: Sequence[int], shown: np.ndarray[Any, np.dtype[np.float32]]
+    ) -> None:
+        for seat, cards in enumerate(left):
+            shown[slot_of(seat, player, self.players), cards_of(cards)] = 1
 
     def dealt_to(self, player: int) -> list[int]:
         """The cards dealt to ``player`` in the current hand (or the one being dealt), in
@@ -634,7 +680,7 @@ class OdinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 class OdinObserver:
     """OpenSpiel's observer protocol (``tensor``, ``dict``, ``set_from``, ``string_from``)."""
 
-    def __init__(self, iig_obs_type: Any, players: int, plays: int) -> None:
+    def __init__(self, iig_obs_type: Any, players: int, plays: int, hands: int) -> None:
         self.players = players
         self.public = bool(iig_obs_type.public_info)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
@@ -651,6 +697,14 @@ class OdinObserver:
         if self.public and self.recall:
             pieces.append(("history", (plays, ROW)))
             pieces.append(("shown", (SLOTS, NUM_CARDS)))
+        past = hands - 1  # hands before the current one, at most
+        if self.private and self.recall and past:
+            pieces.append(("past_dealt_order", (past, HAND_SIZE, NUM_CARDS)))
+        if self.public and self.recall and past:
+            pieces.append(("past_history", (past, plays, ROW)))
+            pieces.append(("past_shown", (past, SLOTS, NUM_CARDS)))
+        # Each piece is one slice of the tensor, in order: OpenSpiel's C++ side builds the
+        # tensor from the pieces of ``dict`` one after the other.
         size = sum(int(np.prod(shape)) for _, shape in pieces)
         self.tensor = np.zeros(size, dtype=np.float32)
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
@@ -675,6 +729,13 @@ class OdinObserver:
             self.dict["dealt_order"][range(len(dealt)), dealt] = 1
         if "history" in self.dict:
             state.write_history(player, self.dict["history"], self.dict["shown"])
+        if self.recall:
+            state.write_past(
+                player,
+                self.dict.get("past_dealt_order"),
+                self.dict.get("past_history"),
+                self.dict.get("past_shown"),
+            )
 
     def string_from(self, state: OdinState, player: int) -> str:
         if self.recall and self.public:
