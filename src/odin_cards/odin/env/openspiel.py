@@ -31,16 +31,24 @@ Returns: each seat's share of the victory (1 split among the winners), given at 
 
 Observations: the observation tensor is the flat vector of :mod:`.observation` (598
 floats). The information-state *string* is perfect recall: every public action, and the
-cards dealt to the observer, in order. The information-state *tensor* is perfect recall
-within a hand, so in a one-hand game (``one_hand``) it tells apart exactly the states the
-string tells apart: the observation, per seat slot the cards it played in this hand
+cards dealt to the observer, in order. So is the information-state *tensor*, in every
+variant: two states of a game have equal tensors for a player exactly when they have
+equal strings. First the current hand (the one being dealt, or else the last dealt, which
+may have just ended): the observation, per seat slot the cards it played in this hand
 (6 x 55), the cards dealt to the observer (55) and the order they came in (9 x 55), every
-play of the hand in order (:func:`plays_bound` rows of: the player's slot, the cards
-played, the card taken), and the cards each slot showed at the last hand's end (6 x 55).
-The passes between two plays are implied by who played next. In a game of several hands
-the tensor recalls earlier hands only through the scores (what decides the rest of the
-game); the string recalls everything. The public observation leaves out the observer's
-cards; the private one is those cards alone.
+play of the hand in order (:func:`plays_bound` rows of :data:`ROW`: the player's slot, the
+cards played, the card taken), and the cards each slot showed at the last hand's end
+(6 x 55). Then, in a game of several hands, every hand before the current one, hand ``h``
+at a fixed place in each of three pieces of ``hands_bound - 1`` entries: the cards dealt
+to the observer in order (9 x 55), the hand's plays in order (as above), the cards each
+slot showed at its end (6 x 55). The passes between two plays are implied by who played
+next (a hand ends on a play), the removed colours are in the observation's deck, the first
+leader led hand 0's first play (or is the current hand's leader while hand 0 is current),
+and which past hands are filled says how many hands came before. The size is the one-hand
+size plus ``(hands_bound - 1) * (9*55 + plays_bound*116 + 6*55)``: for 2 to 6 players,
+19,556 to 52,964 floats in one hand, 539,600 to 884,660 to the default target 15 (more
+with the Goat; it grows with the target). The public observation leaves out the
+observer's cards; the private one is those cards alone.
 
 Lengths: :func:`plays_bound` and :func:`hands_bound` are true upper bounds (derived in
 their docstrings), and ``max_game_length`` is built from them.
