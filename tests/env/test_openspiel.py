@@ -267,6 +267,7 @@ def sparse(tensor: np.ndarray[Any, Any]) -> bytes:
         ({"players": 3, "one_hand": True, "goat": True}, 1),
         ({"players": 2, "target": 4}, 4),
         ({"players": 3, "target": 4}, 3),
+        ({"players": 2, "target": 4, "colours": 4, "next_leader": "winner", "goat": True}, 2),
     ],
 )
 def test_information_state_strings_and_tensors_agree_on_equality(
