@@ -254,31 +254,111 @@ def states_of_random_play(params: dict[str, Any], games: int, seed: int) -> list
     return states
 
 
+def sparse(tensor: np.ndarray[Any, Any]) -> bytes:
+    """A tensor's exact, compact key: where it is not zero, and its values there."""
+    where = np.flatnonzero(tensor != 0)  # faster than on the floats themselves
+    return where.tobytes() + tensor[where].tobytes()
+
+
 @pytest.mark.parametrize(
-    "params",
+    ("params", "hands"),
     [
-        {"players": 2, "one_hand": True, "first_leader": 0},
-        {"players": 3, "one_hand": True, "goat": True},
+        ({"players": 2, "one_hand": True, "first_leader": 0}, 1),
+        ({"players": 3, "one_hand": True, "goat": True}, 1),
+        ({"players": 2, "target": 4}, 4),
+        ({"players": 3, "target": 4}, 3),
+        ({"players": 2, "target": 4, "colours": 4, "next_leader": "winner", "goat": True}, 2),
     ],
 )
-def test_information_state_strings_and_tensors_agree_on_equality(params: dict[str, Any]) -> None:
-    """In a one-hand game the tensor is perfect recall: two states have equal tensors for a
-    player exactly when they have equal strings. Random games, and states a player cannot
-    tell apart (the others' cards redrawn), each compared for every player."""
+def test_information_state_strings_and_tensors_agree_on_equality(
+    params: dict[str, Any], hands: int
+) -> None:
+    """The tensor is perfect recall, in one-hand games and in games of several hands: two
+    states have equal tensors for a player exactly when they have equal strings. Random
+    games, and states a player cannot tell apart (the others' cards redrawn), each compared
+    for every player."""
     states = states_of_random_play(params, games=2, seed=7)
-    rng = random.Random(1)
+    assert max(len(s.deals) for s in states) >= hands  # earlier hands to recall
+    assert_strings_and_tensors_agree(load(**params), states, random.Random(1))
+
+
+def assert_strings_and_tensors_agree(
+    game: Any, states: list[OdinState], rng: random.Random
+) -> None:
+    """For every player, ``states`` (and 40 of them redrawn from player 0's information)
+    have equal information-state tensors exactly when they have equal strings. The tensors
+    are read from the game's perfect-recall observer, which is what
+    ``information_state_tensor`` copies (checked on a few states: copying the whole vector
+    for every state would make the test slow)."""
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
     for state in rng.sample(states, 40):
         if not state.is_chance_node() or state.dealt:
             states.append(state.resample_from_infostate(0, rng.random))
-    for player in range(params["players"]):
+    for state in (states[0], states[len(states) // 2], states[-1]):
+        observer.set_from(state, 1)
+        assert state.information_state_tensor(1) == observer.tensor.tolist()
+    for player in range(game.num_players()):
         by_string: dict[str, bytes] = {}
         by_tensor: dict[bytes, str] = {}
         for state in states:
             text = state.information_state_string(player)
-            tensor = np.array(state.information_state_tensor(player), dtype=np.float32).tobytes()
+            observer.set_from(state, player)
+            tensor = sparse(observer.tensor)
             assert by_string.setdefault(text, tensor) == tensor
             assert by_tensor.setdefault(tensor, text) == text
         assert len(by_string) > len(states) // 2  # most states differ: the test compares
+
+
+def twin_games(players: int, actions: int) -> tuple[list[OdinState], list[OdinState]]:
+    """Two games that differ only in the order of two leads in the first hand: seat 0,
+    dealt B1-B9, leads B1 then B2, or B2 then B1, then B3 to B9, every other seat (dealt
+    nine cards of one other colour) passing each time. Both end the hand with the same
+    scores and shown cards; then the same chance outcomes and moves, ``actions`` of them,
+    each followed by a state kept (the second hand's, then later ones)."""
+    game = load(players=players, first_leader=0)
+    twins: tuple[list[OdinState], list[OdinState]] = ([], [])
+    for (first, second), states in zip((("B1", "B2"), ("B2", "B1")), twins, strict=True):
+        state = game.new_initial_state()
+        for card in range(9 * players):  # seat s: the nine cards of colour s
+            state.apply_action(card)
+        for lead in (first, second, "B3", "B4", "B5", "B6", "B7", "B8", "B9"):
+            state.apply_action(parse_action(f"play {lead}").id)
+            if lead != "B9":
+                for _ in range(players - 1):
+                    state.apply_action(parse_action("pass").id)
+        assert state.engine is not None and state.engine.scores == [0] + [9] * (players - 1)
+        rng = random.Random(players)
+        for _ in range(actions):
+            play(state, rng, 1)  # the first is the second hand's first card
+            states.append(state.clone())
+            if state.is_terminal():
+                break
+    return twins
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_information_state_tensor_recalls_earlier_hands(players: int) -> None:
+    """Twin games (:func:`twin_games`): at each pair of states from the second hand on, the
+    current hand's part of the tensor (all the tensor was before it recalled earlier hands)
+    is the same, and the whole tensor tells the twins apart, as the string does, for every
+    player; over both games' states, tensors and strings agree on equality."""
+    game = load(players=players, first_leader=0)
+    current = load(players=players, one_hand=True).information_state_tensor_size()
+    past = hands_bound(players, 15, one_hand=False) - 1
+    block = 9 * 55 + plays_bound(players, goat=False) * ROW + 6 * 55
+    assert game.information_state_tensor_size() == current + past * block
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    ours, theirs = twin_games(players, actions=100)
+    assert len(ours) == len(theirs) and max(len(s.deals) for s in ours) >= 2
+    for a, b in zip(ours[::10], theirs[::10], strict=True):
+        for player in range(players):
+            assert a.information_state_string(player) != b.information_state_string(player)
+            observer.set_from(a, player)
+            first = observer.tensor.copy()
+            observer.set_from(b, player)
+            assert (first[:current] == observer.tensor[:current]).all()
+            assert (first != observer.tensor).any()
+    assert_strings_and_tensors_agree(game, ours + theirs, random.Random(players))
 
 
 def test_outcome_sampling_mccfr_runs_on_a_one_hand_game() -> None:

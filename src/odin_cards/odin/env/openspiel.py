@@ -31,16 +31,24 @@ Returns: each seat's share of the victory (1 split among the winners), given at 
 
 Observations: the observation tensor is the flat vector of :mod:`.observation` (598
 floats). The information-state *string* is perfect recall: every public action, and the
-cards dealt to the observer, in order. The information-state *tensor* is perfect recall
-within a hand, so in a one-hand game (``one_hand``) it tells apart exactly the states the
-string tells apart: the observation, per seat slot the cards it played in this hand
+cards dealt to the observer, in order. So is the information-state *tensor*, in every
+variant: two states of a game have equal tensors for a player exactly when they have
+equal strings. First the current hand (the one being dealt, or else the last dealt, which
+may have just ended): the observation, per seat slot the cards it played in this hand
 (6 x 55), the cards dealt to the observer (55) and the order they came in (9 x 55), every
-play of the hand in order (:func:`plays_bound` rows of: the player's slot, the cards
-played, the card taken), and the cards each slot showed at the last hand's end (6 x 55).
-The passes between two plays are implied by who played next. In a game of several hands
-the tensor recalls earlier hands only through the scores (what decides the rest of the
-game); the string recalls everything. The public observation leaves out the observer's
-cards; the private one is those cards alone.
+play of the hand in order (:func:`plays_bound` rows of :data:`ROW`: the player's slot, the
+cards played, the card taken), and the cards each slot showed at the last hand's end
+(6 x 55). Then, in a game of several hands, every hand before the current one, hand ``h``
+at a fixed place in each of three pieces of ``hands_bound - 1`` entries: the cards dealt
+to the observer in order (9 x 55), the hand's plays in order (as above), the cards each
+slot showed at its end (6 x 55). The passes between two plays are implied by who played
+next (a hand ends on a play), the removed colours are in the observation's deck, the first
+leader led hand 0's first play (or is the current hand's leader while hand 0 is current),
+and which past hands are filled says how many hands came before. The size is the one-hand
+size plus ``(hands_bound - 1) * (9*55 + plays_bound*116 + 6*55)``: for 2 to 6 players,
+19,556 to 52,964 floats in one hand, 539,600 to 884,660 to the default target 15 (more
+with the Goat; it grows with the target). The public observation leaves out the
+observer's cards; the private one is those cards alone.
 
 Lengths: :func:`plays_bound` and :func:`hands_bound` are true upper bounds (derived in
 their docstrings), and ``max_game_length`` is built from them.
@@ -248,6 +256,7 @@ class OdinGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
             self.players,
             self.plays,
+            hands_bound(self.players, self.options.target, self.options.one_hand),
         )
 
 
@@ -265,6 +274,7 @@ class Progress:
         "tokens",
         "plays",
         "shown",
+        "past",
     )
 
     def __init__(self, removed: tuple[int, ...] | None, leader: int | None) -> None:
@@ -285,6 +295,9 @@ class Progress:
         """(seat, cards played, card taken or -1) of every play of the current hand."""
         self.shown: tuple[int, ...] = ()
         """Every seat's cards left at the last hand's end (bitmasks), once one ended."""
+        self.past: list[tuple[tuple[tuple[int, int, int], ...], tuple[int, ...]]] = []
+        """Each ended hand's plays (as :attr:`plays`) and the cards every seat showed at its
+        end, in order."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Progress:
         other = Progress(self.removed, self.leader)
@@ -295,6 +308,7 @@ class Progress:
         other.tokens = self.tokens[:]
         other.plays = self.plays[:]
         other.shown = self.shown
+        other.past = self.past[:]  # each ended hand's record is never changed
         return other
 
 
@@ -417,6 +431,7 @@ class OdinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         for event in events:
             if isinstance(event, HandEnd):  # every seat's cards left are shown
                 self.progress.shown = event.hands
+                self.progress.past.append((tuple(plays), event.hands))
                 for shown, left in enumerate(event.hands):
                     cards = ",".join(CARD_TEXT[c] for c in cards_of(left)) or "-"
                     self.tokens.append((-1, f"{shown}:shows:{cards}"))
@@ -517,13 +532,52 @@ class OdinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     ) -> None:
         """The current hand's plays in order into ``rows`` (one :data:`ROW` each), and the
         cards each slot showed at the last hand's end into ``shown`` (seen from ``player``)."""
-        for row, (seat, mask, taken) in zip(rows, self.progress.plays, strict=False):
+        self._write_plays(player, self.progress.plays, rows)
+        self._write_shown(player, self.progress.shown, shown)
+
+    def ended_before(self) -> int:
+        """How many hands came before the current one (the hand being dealt, or else the
+        last dealt, which may have just ended): the hands :meth:`write_past` writes."""
+        return len(self.deals) if self.dealt else max(len(self.deals) - 1, 0)
+
+    def write_past(
+        self,
+        player: int,
+        dealt: np.ndarray[Any, np.dtype[np.float32]] | None,
+        rows: np.ndarray[Any, np.dtype[np.float32]] | None,
+        shown: np.ndarray[Any, np.dtype[np.float32]] | None,
+    ) -> None:
+        """Every hand before the current one, hand ``h`` at index ``h`` (each piece left
+        out where ``None``): the cards dealt to ``player`` in order into ``dealt``, the
+        hand's plays in order into ``rows``, the cards each slot showed at its end into
+        ``shown``."""
+        for hand in range(self.ended_before()):
+            plays, left = self.progress.past[hand]
+            if dealt is not None:
+                order = self.deals[hand][player * HAND_SIZE : (player + 1) * HAND_SIZE]
+                dealt[hand, range(HAND_SIZE), order] = 1
+            if rows is not None:
+                self._write_plays(player, plays, rows[hand])
+            if shown is not None:
+                self._write_shown(player, left, shown[hand])
+
+    def _write_plays(
+        self,
+        player: int,
+        plays: Sequence[tuple[int, int, int]],
+        rows: np.ndarray[Any, np.dtype[np.float32]],
+    ) -> None:
+        for row, (seat, mask, taken) in zip(rows, plays, strict=False):
             row[slot_of(seat, player, self.players)] = 1
             row[[SLOTS + c for c in cards_of(mask)]] = 1
             if taken >= 0:
                 row[SLOTS + NUM_CARDS + taken] = 1
-        for seat, left in enumerate(self.progress.shown):
-            shown[slot_of(seat, player, self.players), cards_of(left)] = 1
+
+    def _write_shown(
+        self, player: int, left: Sequence[int], shown: np.ndarray[Any, np.dtype[np.float32]]
+    ) -> None:
+        for seat, cards in enumerate(left):
+            shown[slot_of(seat, player, self.players), cards_of(cards)] = 1
 
     def dealt_to(self, player: int) -> list[int]:
         """The cards dealt to ``player`` in the current hand (or the one being dealt), in
@@ -639,7 +693,7 @@ class OdinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 class OdinObserver:
     """OpenSpiel's observer protocol (``tensor``, ``dict``, ``set_from``, ``string_from``)."""
 
-    def __init__(self, iig_obs_type: Any, players: int, plays: int) -> None:
+    def __init__(self, iig_obs_type: Any, players: int, plays: int, hands: int) -> None:
         self.players = players
         self.public = bool(iig_obs_type.public_info)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
@@ -656,6 +710,14 @@ class OdinObserver:
         if self.public and self.recall:
             pieces.append(("history", (plays, ROW)))
             pieces.append(("shown", (SLOTS, NUM_CARDS)))
+        past = hands - 1  # hands before the current one, at most
+        if self.private and self.recall and past:
+            pieces.append(("past_dealt_order", (past, HAND_SIZE, NUM_CARDS)))
+        if self.public and self.recall and past:
+            pieces.append(("past_history", (past, plays, ROW)))
+            pieces.append(("past_shown", (past, SLOTS, NUM_CARDS)))
+        # Each piece is one slice of the tensor, in order: OpenSpiel's C++ side builds the
+        # tensor from the pieces of ``dict`` one after the other.
         size = sum(int(np.prod(shape)) for _, shape in pieces)
         self.tensor = np.zeros(size, dtype=np.float32)
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
@@ -680,6 +742,13 @@ class OdinObserver:
             self.dict["dealt_order"][range(len(dealt)), dealt] = 1
         if "history" in self.dict:
             state.write_history(player, self.dict["history"], self.dict["shown"])
+        if self.recall:
+            state.write_past(
+                player,
+                self.dict.get("past_dealt_order"),
+                self.dict.get("past_history"),
+                self.dict.get("past_shown"),
+            )
 
     def string_from(self, state: OdinState, player: int) -> str:
         if self.recall and self.public:
