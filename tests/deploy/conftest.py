@@ -96,6 +96,10 @@ def cluster_options(database_url: str, extra: list[str] | None = None) -> list[s
     """The options of every process: the shared stores, instant bots in a thread."""
     options = ["--database-url", database_url, "--bot-delay", "0", "--workers", "0"]
     options += ["--log-level", "warning", *(extra or [])]
+    if "--waiting-tables-per-ip" in serve_options():
+        # these tests are about the proxy's limits: one address's share of the waiting
+        # tables (20 by default, the server's own limit) must not answer first
+        options += ["--waiting-tables-per-ip", "1000"]
     if several_processes():
         options += ["--redis-url", REDIS_URL]
         if "--redis-prefix" in serve_options():

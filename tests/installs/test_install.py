@@ -84,7 +84,17 @@ def new_venv(path: Path) -> Path:
 
 
 def pip_install(python: Path, *requirements: str) -> None:
-    run(sys.executable, "-m", "pip", "--python", python, "install", "-q", *requirements)
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        python,
+        "install",
+        "-q",
+        "--no-compile",
+        *requirements,
+    )
 
 
 def installed_venv(tmp_path: Path, wheel: Path, extra: str | None) -> Path:
