@@ -33,8 +33,9 @@ run: $(RUNTIME)
 
 ## Everything CI checks: lint, types, the whole test suite.
 # The suite runs in three worker processes (pytest-xdist): most of its time is spent waiting
-# for browsers, servers and real clocks, so three share two cores well (11 minutes instead of
-# 33 on two cores). TEST_WORKERS=0 runs it in one process.
+# for browsers, servers and real clocks, so three share two cores well (24 minutes on two
+# cores on 2026-11-29, before the slow random games of In the Name of Odin were cut to 240).
+# TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= 3
 test: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
